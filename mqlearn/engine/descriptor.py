@@ -1,0 +1,127 @@
+"""Between MD objects and stored messages: what a put keeps, what a get returns.
+
+A stored message keeps only the descriptor fields that differ from IBM's initial values (``extra``)
+plus a shared context dict (``ctx``); PutDate/PutTime come from its put time unless the context
+says otherwise. ``fill_md`` writes a message into an application's MD the way MQGET does: every
+output field is replaced, the MD's Version is kept, and version-2 fields are written only into a
+version-2 MD.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from functools import lru_cache
+from typing import Any
+
+from mqlearn.engine.message import Message, remaining_tenths
+from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.structs import MD
+
+# Fields a queue keeps in Message slots (MsgId, CorrelId, Priority, Expiry as a deadline, BackoutCount).
+SLOT_FIELDS = frozenset({"MsgId", "CorrelId", "Priority", "Expiry", "BackoutCount"})
+V2_FIELDS = ("GroupId", "MsgSeqNumber", "Offset", "MsgFlags", "OriginalLength")
+CONTEXT_FIELDS = (
+    "UserIdentifier",
+    "AccountingToken",
+    "ApplIdentityData",
+    "PutApplType",
+    "PutApplName",
+    "PutDate",
+    "PutTime",
+    "ApplOriginData",
+)
+IDENTITY_FIELDS = ("UserIdentifier", "AccountingToken", "ApplIdentityData")
+# Fields an application's put carries into the stored message (besides the slots and context).
+CARRIED_FIELDS = frozenset(
+    {
+        "Report",
+        "MsgType",
+        "Feedback",
+        "Encoding",
+        "CodedCharSetId",
+        "Format",
+        "Persistence",
+        "ReplyToQ",
+        "ReplyToQMgr",
+    }
+)
+_DEFAULTS: dict[str, Any] = {f.name: getattr(MD, f.name) for f in MD._LAYOUT}
+
+
+@lru_cache(maxsize=8192)
+def put_stamp(start: datetime, hundredths: int) -> tuple[str, str]:
+    """PutDate (YYYYMMDD) and PutTime (HHMMSSTH) of a virtual time given in hundredths of a second."""
+    moment = start + timedelta(milliseconds=hundredths * 10)
+    return moment.strftime("%Y%m%d"), f"{moment:%H%M%S}{moment.microsecond // 10000:02d}"
+
+
+def default(name: str) -> Any:
+    return _DEFAULTS[name]
+
+
+def carried_fields(md: MD, persistence: int) -> dict[str, Any] | None:
+    """The non-initial descriptor fields a put keeps with the message (None when there are none)."""
+    extra: dict[str, Any] | None = None
+    for name, value in md.__dict__.items():
+        if name in CARRIED_FIELDS and value != _DEFAULTS[name]:
+            if extra is None:
+                extra = {}
+            extra[name] = value
+    if extra is not None:
+        fmt = extra.get("Format")
+        if fmt is not None and len(fmt) != 8:
+            extra["Format"] = fmt.ljust(8)
+        extra.pop("Persistence", None)  # resolved below
+    if persistence != _DEFAULTS["Persistence"]:
+        extra = extra or {}
+        extra["Persistence"] = persistence
+    if md.Version >= 2:
+        for name in V2_FIELDS:
+            value = getattr(md, name)
+            if value != _DEFAULTS[name]:
+                extra = extra or {}
+                extra[name] = value
+    return extra
+
+
+_NOT_STORED = SLOT_FIELDS | {"StrucId", "Version", *CONTEXT_FIELDS}
+
+
+def stored_extra(fields: dict[str, Any]) -> dict[str, Any] | None:
+    """The part of a full field dict a stored message keeps in ``extra`` (non-initial values)."""
+    extra = {
+        name: value
+        for name, value in fields.items()
+        if name not in _NOT_STORED and value != _DEFAULTS[name]
+    }
+    return extra or None
+
+
+def fill_md(md: MD, message: Message, now: int, start: datetime) -> None:
+    """Write a retrieved message into ``md`` as MQGET does (rule EXP-11: Expiry = remaining)."""
+    d = md.__dict__
+    version = d.get("Version", 1)
+    d.clear()
+    if version != 1:
+        d["Version"] = version
+    d["PutDate"], d["PutTime"] = put_stamp(start, message.put_ms // 10)
+    d.update(message.ctx)
+    extra = message.extra
+    if extra is not None:
+        d.update(extra)
+        if version < 2:
+            for name in V2_FIELDS:
+                d.pop(name, None)
+    d["MsgId"] = message.msgid
+    d["CorrelId"] = message.correlid
+    d["Priority"] = message.priority
+    d["Expiry"] = remaining_tenths(message.deadline, now)
+    if message.backouts:
+        d["BackoutCount"] = message.backouts
+
+
+def message_fields(message: Message, now: int, start: datetime) -> dict[str, Any]:
+    """Every descriptor field of a stored message (version 2), as a get at ``now`` would see it."""
+    md = MD(Version=C.MQMD_VERSION_2)
+    fill_md(md, message, now, start)
+    return md.get()

@@ -1,0 +1,55 @@
+"""The event log: what happened, when, where and to which message (docs/engine.md, "The event log")."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+KINDS = (
+    "put",
+    "get",
+    "browse",
+    "discard",
+    "report",
+    "dead-letter",
+    "trigger",
+    "commit",
+    "backout",
+    "scan",
+    "channel-send",
+    "channel-arrive",
+    "failed",
+)
+
+
+class Event(NamedTuple):
+    """One entry of the log. ``expiry`` is the remaining Expiry in tenths at that moment."""
+
+    seq: int
+    time_ms: int
+    qmgr: str
+    queue: str
+    kind: str
+    msg_id: bytes | None
+    priority: int | None
+    expiry: int | None
+    cause: str
+    reason: int
+    detail: str
+
+
+COLUMNS = Event._fields
+
+
+def events_frame(events: list[Event]) -> pd.DataFrame:
+    """The log as a pandas DataFrame, MsgIds as hex text (pandas is imported only here)."""
+    import pandas as pd
+
+    rows: list[dict[str, Any]] = [e._asdict() for e in events]
+    for row in rows:
+        if row["msg_id"] is not None:
+            row["msg_id"] = row["msg_id"].hex()
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    return frame.astype({"priority": "Int64", "expiry": "Int64"})

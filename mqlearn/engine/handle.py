@@ -1,0 +1,76 @@
+"""``mq.Queue``: an open queue handle, shaped like pymqi's Queue (put, get, close)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mqlearn.engine.message import Message
+from mqlearn.engine.objects import QLocal
+from mqlearn.engine.validate import fail
+from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.structs import GMO, MD, PMO
+
+if TYPE_CHECKING:
+    from mqlearn.engine.qmgr import QueueManager
+
+
+class Queue:
+    """``Queue(qm, name)`` opens a queue as MQOPEN does (2085 for an unknown name).
+
+    Each handle has its own browse cursor and may hold one message locked (MQGMO_LOCK).
+    After every call ``last_comp``/``last_reason`` hold its completion and reason codes, so a
+    warning (2049 on put, 2079 on a truncated get) can be seen without an exception.
+    """
+
+    def __init__(self, qm: QueueManager, name: str, open_opts: int | None = None) -> None:
+        self.qm = qm
+        self.name = name
+        self.open_opts = open_opts
+        qm.route(name)  # MQOPEN resolves the name now: unknown names fail here
+        self.cursor: tuple[int, int] | None = None  # (lane, seq) of the last browsed message
+        self.cursor_message: Message | None = None
+        self.locked: Message | None = None
+        self.last_comp = C.MQCC_OK
+        self.last_reason = C.MQRC_NONE
+        self.closed = False
+
+    def __repr__(self) -> str:
+        return f"<Queue {self.name} on {self.qm.name}>"
+
+    def put(self, msg: bytes, md: MD | None = None, pmo: PMO | None = None) -> None:
+        """MQPUT. ``md`` (if given) is updated in place with MsgId, PutDate, PutTime, ..."""
+        self._check_open()
+        warning = self.qm.put(self.name, msg, md, pmo, self)
+        self.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
+        self.last_reason = warning
+
+    def get(
+        self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
+    ) -> bytes:
+        """MQGET (and browse). ``md`` is filled with the message's descriptor; Expiry = remaining."""
+        self._check_open()
+        route = self.qm.route(self.name)
+        if route.remote is not None:
+            raise fail(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, f"{self.name} is a remote queue: no gets")
+        local = route.local
+        assert isinstance(local, QLocal)
+        return self.qm.get(self, local, max_length, md, gmo)
+
+    def lock(self, message: Message) -> None:
+        """MQGMO_LOCK: this handle's previous lock is released first."""
+        if self.locked is not None and self.locked is not message:
+            self.locked.locker = None
+        message.locker = self
+        self.locked = message
+
+    def close(self) -> None:
+        """MQCLOSE: releases the lock and the cursor."""
+        if self.locked is not None:
+            self.locked.locker = None
+            self.locked = None
+        self.cursor = self.cursor_message = None
+        self.closed = True
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.name} is closed")

@@ -1,0 +1,159 @@
+"""Queue definitions with MQSC attribute names: local, remote and alias queues.
+
+Values are checked here, once, when a definition is made or altered; a bad value raises a
+ValueError that names the attribute, and nothing changes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+from mqlearn.engine.store import LocalStore
+
+_NAME = re.compile(r"[A-Za-z0-9._/%]{1,48}")
+
+
+def check_name(name: object, what: str = "queue name") -> str:
+    """An MQ object name: 1-48 characters from A-Z a-z 0-9 . _ / %."""
+    if not isinstance(name, str):
+        raise TypeError(f"{what} must be a str, got {type(name).__name__}")
+    if not _NAME.fullmatch(name):
+        raise ValueError(f"{what} {name!r} is not a valid MQ name (1-48 of A-Z a-z 0-9 . _ / %)")
+    return name
+
+
+def _choice(attr: str, value: object, allowed: tuple[str, ...]) -> str:
+    text = str(value).upper()
+    if text not in allowed:
+        raise ValueError(f"{attr.upper()} must be one of {', '.join(allowed)}, got {value!r}")
+    return text
+
+
+def _int(attr: str, value: object, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{attr.upper()} must be an int, got {type(value).__name__}")
+    if not low <= value <= high:
+        raise ValueError(f"{attr.upper()} must be in {low}..{high}, got {value}")
+    return value
+
+
+def capexpry_value(value: object) -> int | None:
+    """CAPEXPRY in tenths, or None for NOLIMIT (also given as -1 or "NOLIMIT")."""
+    if value is None or value == -1 or (isinstance(value, str) and value.upper() == "NOLIMIT"):
+        return None
+    return _int("capexpry", value, 1, 999_999_999)
+
+
+def _persistence(value: object) -> int:
+    return 1 if _choice("defpsist", value, ("YES", "NO")) == "YES" else 0
+
+
+@dataclass
+class QueueDefinition:
+    """Attributes common to every queue type."""
+
+    name: str
+    defprty: int = 0
+    defpsist: str = "NO"
+    capexpry: int | None = None
+    put: str = "ENABLED"
+
+    qtype = "QUEUE"
+
+    def __post_init__(self) -> None:
+        check_name(self.name)
+        self.defprty = _int("defprty", self.defprty, 0, 9)
+        self.defpsist = _choice("defpsist", self.defpsist, ("YES", "NO"))
+        self.capexpry = capexpry_value(self.capexpry)
+        self.put = _choice("put", self.put, ("ENABLED", "DISABLED"))
+
+    @property
+    def default_persistence(self) -> int:
+        return _persistence(self.defpsist)
+
+    def altered(self, **attrs: Any) -> QueueDefinition:
+        """A copy with new attribute values (checked); unknown keywords raise TypeError."""
+        known = {f.name for f in fields(self) if f.init}
+        unknown = set(attrs) - known
+        if unknown:
+            raise TypeError(f"{self.qtype} has no attribute {sorted(unknown)[0].upper()}")
+        return replace(self, **attrs)
+
+
+@dataclass
+class QLocal(QueueDefinition):
+    """A local queue (also a transmission queue when ``usage="XMITQ"``)."""
+
+    msgdlvsq: str = "PRIORITY"
+    maxdepth: int = 5000
+    usage: str = "NORMAL"
+    get: str = "ENABLED"
+    trigger: bool = False
+    trigtype: str = "FIRST"
+    trigdpth: int = 1
+    trigmpri: int = 0
+    trigdata: str = ""
+    initq: str | None = None
+    process: str = ""
+    store: LocalStore = field(default_factory=LocalStore, compare=False, repr=False)
+
+    qtype = "QLOCAL"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.msgdlvsq = _choice("msgdlvsq", self.msgdlvsq, ("PRIORITY", "FIFO"))
+        self.maxdepth = _int("maxdepth", self.maxdepth, 0, 999_999_999)
+        self.usage = _choice("usage", self.usage, ("NORMAL", "XMITQ"))
+        self.get = _choice("get", self.get, ("ENABLED", "DISABLED"))
+        if not isinstance(self.trigger, bool):
+            raise TypeError(f"TRIGGER must be True or False, got {self.trigger!r}")
+        self.trigtype = _choice("trigtype", self.trigtype, ("FIRST", "EVERY", "DEPTH", "NONE"))
+        self.trigdpth = _int("trigdpth", self.trigdpth, 1, 999_999_999)
+        self.trigmpri = _int("trigmpri", self.trigmpri, 0, 9)
+        if self.initq is not None:
+            check_name(self.initq, "INITQ")
+
+    @property
+    def fifo(self) -> bool:
+        return self.msgdlvsq == "FIFO"
+
+    @property
+    def is_xmitq(self) -> bool:
+        return self.usage == "XMITQ"
+
+
+@dataclass
+class QRemote(QueueDefinition):
+    """A local definition of a remote queue (RNAME at RQMNAME, through XMITQ)."""
+
+    rname: str = ""
+    rqmname: str = ""
+    xmitq: str | None = None
+
+    qtype = "QREMOTE"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_name(self.rname, "RNAME")
+        check_name(self.rqmname, "RQMNAME")
+        if self.xmitq is not None:
+            check_name(self.xmitq, "XMITQ")
+
+    @property
+    def transmission_queue(self) -> str:
+        return self.xmitq or self.rqmname
+
+
+@dataclass
+class QAlias(QueueDefinition):
+    """An alias for another queue (TARGET)."""
+
+    target: str = ""
+
+    qtype = "QALIAS"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_name(self.target, "TARGET")

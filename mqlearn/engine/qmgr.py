@@ -1,0 +1,779 @@
+"""The queue manager: definitions, MQPUT/MQGET, units of work, expiry discards and scans.
+
+One QueueManager is one connection's view of one queue manager (so one unit of work at a time).
+Messages the queue manager creates itself (reports, dead letters, trigger messages, channel
+arrivals) go through :meth:`QueueManager.deliver`; what decides their contents lives in
+:mod:`mqlearn.engine.delivery`. Semantics and choices: docs/engine.md.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable, Iterator
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
+
+from mqlearn.engine import delivery
+from mqlearn.engine.descriptor import (
+    CONTEXT_FIELDS,
+    IDENTITY_FIELDS,
+    carried_fields,
+    fill_md,
+    put_stamp,
+    stored_extra,
+)
+from mqlearn.engine.events import Event, events_frame
+from mqlearn.engine.message import (
+    AVAILABLE,
+    GOT_IN_UOW,
+    NEVER,
+    REMOVED,
+    UNCOMMITTED_PUT,
+    Message,
+    deadline_of,
+    remaining_tenths,
+)
+from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition, check_name
+from mqlearn.engine.simulation import Scheduled, Simulation
+from mqlearn.engine.validate import (
+    GetOptions,
+    check_expiry,
+    check_gmo,
+    check_pmo,
+    check_put_md,
+    fail,
+    message_bytes,
+    struct_arg,
+)
+from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.errors import MQMIError, MQWarning
+from mqlearn.mqi.structs import GMO, MD, PMO
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from mqlearn.engine.handle import Queue
+
+PROFILES = ("distributed", "zos", "ibmi")
+DEFAULT_EXPIRY_TASK_SECONDS = 300  # distributed: qm.ini TuningParameters ExpiryInterval
+ENFORCE_ENV = "AMQ_ENFORCE_MAX_EXPIRY_ERROR"
+XQH_EXPIRY_END = 124  # bytes needed to hold the embedded Expiry of an MQXQH
+BROWSE_OPTIONS = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
+
+
+class Route:
+    """Where a put to a name lands: the definitions on the path and the local queue at its end."""
+
+    __slots__ = ("cap", "defprty", "local", "path", "persistence", "remote")
+
+    def __init__(self, path: list[QueueDefinition], local: QLocal, remote: QRemote | None) -> None:
+        self.path = path
+        self.local = local
+        self.remote = remote
+        caps = [d.capexpry for d in path if d.capexpry is not None]
+        self.cap = min(caps) if caps else None
+        self.defprty = path[0].defprty  # the first definition on the path decides (MD-02)
+        self.persistence = path[0].default_persistence
+
+
+class QueueManager:
+    """A simulated IBM MQ queue manager on a virtual clock (see docs/engine.md)."""
+
+    def __init__(
+        self,
+        name: str,
+        sim: Simulation | None = None,
+        *,
+        profile: str = "distributed",
+        enforce_max_expiry: bool | None = None,
+        record_events: bool = True,
+    ) -> None:
+        self.name = check_name(name, "queue manager name")
+        if profile not in PROFILES:
+            raise ValueError(f"profile must be one of {', '.join(PROFILES)}, got {profile!r}")
+        self.profile = profile
+        self.sim = sim if sim is not None else Simulation()
+        self.enforce_max_expiry = (
+            ENFORCE_ENV in os.environ if enforce_max_expiry is None else bool(enforce_max_expiry)
+        )
+        self.record_events = record_events
+        self.objects: dict[str, QueueDefinition] = {}
+        self.deadq: str | None = None
+        self.maxprty = 9
+        self.events: list[Event] = []
+        self.generation = 0  # bumped by every definition change (handles re-resolve)
+        self._msgids = 0  # MsgId counter
+        self._seq = 0  # arrival order
+        self._msgid_prefix = b"AMQ " + name.encode("ascii")[:12].ljust(12)
+        self._uow: list[tuple[str, QLocal, Message]] = []
+        self._routes: dict[str, Route] = {}
+        self._xmit_listeners: dict[str, list[Callable[[], None]]] = {}
+        self._ctx_default = self._context(C.MQAT_UNIX, "mqlearn", "mqlearn")
+        self._ctx_qmgr = self._context(C.MQAT_QMGR, "mqlearn", self.name[:28])
+        self.expryint = DEFAULT_EXPIRY_TASK_SECONDS if profile == "distributed" else 0
+        self._expiry_task: Scheduled | None = None
+        self._schedule_expiry_task()
+
+    def __repr__(self) -> str:
+        return f"<QueueManager {self.name} ({self.profile}) at {self.sim.now} ms>"
+
+    # ---------------------------------------------------------------------------------------------
+    # definitions
+    def _define(self, definition: QueueDefinition, replace: bool) -> None:
+        old = self.objects.get(definition.name)
+        if old is not None:
+            if not replace:
+                raise fail(C.MQRC_OBJECT_ALREADY_EXISTS, f"{definition.name} is already defined")
+            if type(old) is not type(definition):
+                raise fail(C.MQRC_OBJECT_TYPE_ERROR, f"{definition.name} is a {old.qtype}")
+            if isinstance(old, QLocal) and isinstance(definition, QLocal):
+                definition.store = old.store  # REPLACE keeps the messages
+        self.objects[definition.name] = definition
+        self._changed()
+
+    def define_qlocal(self, name: str, *, replace: bool = False, **attrs: Any) -> QLocal:
+        """DEFINE QLOCAL(name) with MQSC attributes as keywords (docs/engine.md)."""
+        definition = QLocal(name, **attrs)
+        self._define(definition, replace)
+        return definition
+
+    def define_qremote(
+        self, name: str, *, rname: str, rqmname: str, replace: bool = False, **attrs: Any
+    ) -> QRemote:
+        """DEFINE QREMOTE(name) RNAME(rname) RQMNAME(rqmname) [XMITQ(...)]."""
+        definition = QRemote(name, rname=rname, rqmname=rqmname, **attrs)
+        self._define(definition, replace)
+        return definition
+
+    def define_qalias(
+        self, name: str, *, target: str, replace: bool = False, **attrs: Any
+    ) -> QAlias:
+        """DEFINE QALIAS(name) TARGET(target)."""
+        definition = QAlias(name, target=target, **attrs)
+        self._define(definition, replace)
+        return definition
+
+    def alter(self, name: str, **attrs: Any) -> QueueDefinition:
+        """ALTER a queue of any type; values are checked before anything changes."""
+        definition = self.definition(name)
+        checked = definition.altered(**attrs)
+        for f in fields(definition):
+            setattr(definition, f.name, getattr(checked, f.name))
+        self._changed()
+        return definition
+
+    def alter_qlocal(self, name: str, **attrs: Any) -> QLocal:
+        definition = self.definition(name)
+        if not isinstance(definition, QLocal):
+            raise fail(C.MQRC_OBJECT_TYPE_ERROR, f"{name} is a {definition.qtype}, not a QLOCAL")
+        self.alter(name, **attrs)
+        return definition
+
+    def delete_queue(self, name: str) -> None:
+        """DELETE a queue definition; a local queue must be empty (2055)."""
+        definition = self.definition(name)
+        if isinstance(definition, QLocal) and definition.store.count:
+            raise fail(C.MQRC_Q_NOT_EMPTY, f"{name} still holds {definition.store.count} messages")
+        del self.objects[name]
+        self._changed()
+
+    def alter_qmgr(
+        self, *, deadq: str | None = None, maxprty: int | None = None, expryint: int | None = None
+    ) -> None:
+        """ALTER QMGR DEADQ / MAXPRTY / EXPRYINT (expiry scan interval in seconds, 0 = off)."""
+        if maxprty is not None:
+            if type(maxprty) is not int or not 0 <= maxprty <= 9:
+                raise ValueError(f"MAXPRTY must be an int in 0..9, got {maxprty!r}")
+        if expryint is not None:
+            if type(expryint) is not int or not 0 <= expryint <= 99_999_999:
+                raise ValueError(f"EXPRYINT must be seconds in 0..99999999, got {expryint!r}")
+            if expryint and self.profile == "ibmi":
+                raise ValueError("profile 'ibmi' has no background expiry scan (rule EXP-28)")
+        if deadq is not None:
+            self.deadq = check_name(deadq, "DEADQ") if deadq else None
+        if maxprty is not None:
+            self.maxprty = maxprty
+        if expryint is not None:
+            self.expryint = expryint
+            self._schedule_expiry_task()
+
+    def definition(self, name: str) -> QueueDefinition:
+        try:
+            return self.objects[name]
+        except KeyError:
+            raise fail(C.MQRC_UNKNOWN_OBJECT_NAME, f"no queue named {name!r} on {self.name}") from None
+
+    def local(self, name: str) -> QLocal:
+        definition = self.definition(name)
+        if not isinstance(definition, QLocal):
+            raise fail(C.MQRC_OBJECT_TYPE_ERROR, f"{name} is a {definition.qtype}, not a QLOCAL")
+        return definition
+
+    def local_queues(self) -> Iterator[QLocal]:
+        return (d for d in self.objects.values() if isinstance(d, QLocal))
+
+    def _changed(self) -> None:
+        self.generation += 1
+        self._routes.clear()
+
+    def route(self, name: str) -> Route:
+        """Resolve a queue name as MQOPEN does (aliases, remote definitions, transmission queues)."""
+        route = self._routes.get(name)
+        if route is None:
+            route = self._resolve(name)
+            self._routes[name] = route
+        return route
+
+    def _resolve(self, name: str) -> Route:
+        definition = self.definition(name)
+        path: list[QueueDefinition] = [definition]
+        if isinstance(definition, QAlias):
+            target = self.objects.get(definition.target)
+            if target is None or isinstance(target, QAlias):
+                raise fail(C.MQRC_UNKNOWN_ALIAS_BASE_Q, f"alias {name} targets {definition.target}")
+            path.append(target)
+            definition = target
+        if isinstance(definition, QRemote):
+            xmitq_name = definition.transmission_queue
+            xmitq = self.objects.get(xmitq_name)
+            if xmitq is None:
+                raise fail(C.MQRC_UNKNOWN_OBJECT_NAME, f"transmission queue {xmitq_name} is missing")
+            if not isinstance(xmitq, QLocal):
+                raise fail(C.MQRC_XMIT_Q_TYPE_ERROR, f"{xmitq_name} is not a local queue")
+            if not xmitq.is_xmitq:
+                raise fail(C.MQRC_XMIT_Q_USAGE_ERROR, f"{xmitq_name} is not USAGE(XMITQ)")
+            path.append(xmitq)
+            return Route(path, xmitq, definition)
+        assert isinstance(definition, QLocal)
+        return Route(path, definition, None)
+
+    # ---------------------------------------------------------------------------------------------
+    # ids, context, events
+    def new_msgid(self) -> bytes:
+        """A unique, deterministic MsgId: "AMQ " + the queue manager name + a counter."""
+        self._msgids += 1
+        return self._msgid_prefix + self._msgids.to_bytes(8, "big")
+
+    def next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def _context(self, appl_type: int, user: str, appl_name: str) -> dict[str, Any]:
+        return {"UserIdentifier": user, "PutApplType": appl_type, "PutApplName": appl_name}
+
+    def qmgr_context(self, identity: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Context of a message the queue manager puts itself (reports, dead letters)."""
+        if identity is None:
+            return self._ctx_qmgr
+        return {**self._ctx_qmgr, **identity}
+
+    def log(
+        self,
+        queue: str,
+        kind: str,
+        message: Message | None = None,
+        cause: str = "",
+        reason: int = 0,
+        detail: str = "",
+    ) -> None:
+        if not self.record_events:
+            return
+        now = self.sim.now
+        if message is None:
+            msgid = priority = expiry = None
+        else:
+            msgid, priority = message.msgid, message.priority
+            expiry = remaining_tenths(message.deadline, now)
+        self.events.append(
+            Event(
+                len(self.events),
+                now,
+                self.name,
+                queue,
+                kind,
+                msgid,
+                priority,
+                expiry,
+                cause,
+                reason,
+                detail,
+            )
+        )
+
+    def events_frame(self) -> pd.DataFrame:
+        """The event log as a pandas DataFrame (docs/engine.md, "The event log")."""
+        return events_frame(self.events)
+
+    def queue_frame(self, name: str) -> pd.DataFrame:
+        """One row per message on a local queue, in delivery order."""
+        from mqlearn.engine.frames import queue_frame
+
+        return queue_frame(self, self.local(name))
+
+    # ---------------------------------------------------------------------------------------------
+    # MQPUT
+    def put(
+        self, name: str, data: object, md: MD | None, pmo: PMO | None, handle: Queue | None = None
+    ) -> int:
+        """MQPUT to a queue name; returns the reason code of a warning (0 when none)."""
+        data = message_bytes(data)
+        md = struct_arg(md, MD, "md")
+        pmo = struct_arg(pmo, PMO, "pmo")
+        try:
+            route = self.route(name)
+            return self._put(route, data, md, pmo)
+        except MQMIError as error:
+            self.log(name, "failed", cause="put", reason=error.reason, detail=error.detail)
+            raise
+
+    def put1(self, name: str, data: object, md: MD | None = None, pmo: PMO | None = None) -> None:
+        """MQPUT1: open, put one message, close."""
+        self.put(name, data, md, pmo)
+
+    def _put(self, route: Route, data: bytes, md: MD, pmo: PMO) -> int:
+        options = check_pmo(pmo) if pmo.__dict__ else 0
+        check_put_md(md, self.enforce_max_expiry)
+        local = route.local
+        for definition in route.path:
+            if definition.put == "DISABLED":
+                raise fail(C.MQRC_PUT_INHIBITED, f"{definition.name} is PUT(DISABLED)")
+        if local.store.depth >= local.maxdepth:
+            raise fail(C.MQRC_Q_FULL, f"{local.name} holds MAXDEPTH={local.maxdepth} messages")
+        direct_xmit = route.remote is None and local.is_xmitq and md.Format == C.MQFMT_XMIT_Q_HEADER
+        if direct_xmit:
+            self._check_direct_xqh(data, md)
+
+        now = self.sim.now
+        expiry = md.Expiry
+        cap = route.cap
+        if cap is not None and (expiry == -1 or expiry > cap):
+            expiry = cap  # rule EXP-06: Expiry itself is input-only, md keeps the application's
+        priority = md.Priority
+        if priority == -1:
+            priority = route.defprty
+        warning = C.MQRC_PRIORITY_EXCEEDS_MAXIMUM if priority > self.maxprty else 0
+        persistence = md.Persistence
+        if persistence == C.MQPER_PERSISTENCE_AS_Q_DEF:
+            persistence = route.persistence
+        syncpoint = bool(options & C.MQPMO_SYNCPOINT) or (
+            self.profile == "zos" and not options & C.MQPMO_NO_SYNCPOINT
+        )
+
+        msgid = md.MsgId
+        if msgid == C.MQMI_NONE or options & C.MQPMO_NEW_MSG_ID:
+            msgid = self.new_msgid()
+        elif len(msgid) != 24:
+            msgid = msgid.ljust(24, b"\0")
+        correlid = md.CorrelId
+        if options & C.MQPMO_NEW_CORREL_ID:
+            correlid = self.new_msgid()
+        elif len(correlid) != 24:
+            correlid = correlid.ljust(24, b"\0")
+        extra = carried_fields(md, persistence)
+        if md.ReplyToQ and not md.ReplyToQMgr:
+            extra = extra or {}
+            extra["ReplyToQMgr"] = self._reply_qmgr(md.ReplyToQ)
+        ctx = self._put_context(md, options)
+
+        deadline = deadline_of(expiry, now)
+        xdeadline = None
+        if route.remote is not None:  # rule XQH-01
+            data, extra, ctx, xdeadline = delivery.wrap_for_transmission(
+                self, route.remote, data, msgid, correlid, priority, expiry, extra, ctx, now
+            )
+        elif direct_xmit:
+            xdeadline = delivery.embedded_deadline(data, md.Encoding, now)
+        message = Message(
+            self.next_seq(),
+            self._lane(local, priority),
+            priority,
+            deadline,
+            now,
+            msgid,
+            correlid,
+            data,
+            ctx,
+            extra,
+            UNCOMMITTED_PUT if syncpoint else AVAILABLE,
+            xdeadline,
+        )
+        local.store.add(message)
+
+        out = md.__dict__  # output fields of MQPUT
+        out["MsgId"] = msgid
+        if options & C.MQPMO_NEW_CORREL_ID:
+            out["CorrelId"] = correlid
+        if ctx is self._ctx_default:
+            out.update(ctx)
+            out["PutDate"], out["PutTime"] = put_stamp(self.sim.start, now // 10)
+        if extra is not None and "ReplyToQMgr" in extra and not md.ReplyToQMgr:
+            out["ReplyToQMgr"] = extra["ReplyToQMgr"]
+
+        if self.record_events:
+            detail = f"to {route.remote.rname} at {route.remote.rqmname}" if route.remote else ""
+            self.log(local.name, "put", message, "syncpoint" if syncpoint else "", warning, detail)
+        if syncpoint:
+            self._uow.append(("put", local, message))
+        else:
+            self.arrived(local, message)
+        if warning:
+            warnings.warn(
+                MQWarning(
+                    f"MQCC_WARNING MQRC_PRIORITY_EXCEEDS_MAXIMUM (2049): Priority {md.Priority} is "
+                    f"above MAXPRTY {self.maxprty}; queued at {self.maxprty}"
+                ),
+                stacklevel=4,
+            )
+        return warning
+
+    def _lane(self, local: QLocal, priority: int) -> int:
+        if local.msgdlvsq == "FIFO":
+            return local.defprty
+        return priority if priority <= self.maxprty else self.maxprty
+
+    def _put_context(self, md: MD, options: int) -> dict[str, Any]:
+        if not options & (
+            C.MQPMO_NO_CONTEXT | C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_SET_IDENTITY_CONTEXT
+        ):
+            return self._ctx_default
+        if options & C.MQPMO_NO_CONTEXT:
+            return {"PutApplType": C.MQAT_NO_CONTEXT, "PutDate": "", "PutTime": ""}
+        if options & C.MQPMO_SET_IDENTITY_CONTEXT:
+            return {**self._ctx_default, **{n: getattr(md, n) for n in IDENTITY_FIELDS}}
+        return {n: getattr(md, n) for n in CONTEXT_FIELDS}
+
+    def _reply_qmgr(self, reply_to_q: str) -> str:
+        """ReplyToQMgr filled in by MQPUT: a remote definition's RQMNAME, else this queue manager."""
+        definition = self.objects.get(reply_to_q)
+        return definition.rqmname if isinstance(definition, QRemote) else self.name
+
+    def _check_direct_xqh(self, data: bytes, md: MD) -> None:
+        """Rule XQH-02: a hand-built MQXQH on a direct put to a transmission queue."""
+        if self.profile == "ibmi":
+            return  # the IBM i text: neither the embedded Expiry nor the length is checked
+        if len(data) < XQH_EXPIRY_END:
+            raise fail(C.MQRC_EXPIRY_ERROR, "data too short to hold the MQXQH's embedded Expiry")
+        embedded = delivery.embedded_expiry(data, md.Encoding)
+        check_expiry(embedded, self.enforce_max_expiry, "embedded MQXQH Expiry")
+        outer = md.Expiry
+        if outer != -1 and (embedded == -1 or embedded > outer):
+            raise fail(
+                C.MQRC_EXPIRY_ERROR,
+                f"embedded Expiry {embedded} outlives the message's own Expiry {outer}",
+            )
+
+    def route_to(self, qmgr: str, name: str) -> Route:
+        """Resolve a queue at a queue manager: this one by name, another through the
+        transmission queue named like it (2087 when there is none)."""
+        if not qmgr or qmgr == self.name:
+            return self.route(name)
+        xmitq = self.objects.get(qmgr)
+        if not isinstance(xmitq, QLocal) or not xmitq.is_xmitq:
+            raise fail(C.MQRC_UNKNOWN_REMOTE_Q_MGR, f"no transmission queue to {qmgr}")
+        return Route([xmitq], xmitq, QRemote(name, rname=name, rqmname=qmgr))
+
+    def deliver(
+        self,
+        route: Route,
+        data: bytes,
+        fields: dict[str, Any],
+        *,
+        deadline: int,
+        ctx: dict[str, Any],
+        xdeadline: int | None = None,
+        msgid: bytes | None = None,
+    ) -> Message:
+        """A put by the queue manager itself (no MQMD checks, never in a unit of work).
+
+        ``fields`` holds the descriptor fields to keep (Report, Format, ...; Priority, CorrelId and
+        MsgId are taken out of it). Raises MQMIError when the queue cannot take the message.
+        """
+        local = route.local
+        for definition in route.path:
+            if definition.put == "DISABLED":
+                raise fail(C.MQRC_PUT_INHIBITED, f"{definition.name} is PUT(DISABLED)")
+        if local.store.depth >= local.maxdepth:
+            raise fail(C.MQRC_Q_FULL, f"{local.name} is full")
+        extra = stored_extra(fields)
+        priority = fields.get("Priority", -1)
+        if priority == -1:
+            priority = route.defprty
+        correlid = fields.get("CorrelId", C.MQCI_NONE)
+        msgid = msgid or self.new_msgid()
+        now = self.sim.now
+        if route.cap is not None:
+            deadline = min(deadline, now + route.cap * 100)
+        if route.remote is not None:
+            expiry = remaining_tenths(deadline, now)
+            data, extra, ctx, xdeadline = delivery.wrap_for_transmission(
+                self, route.remote, data, msgid, correlid, priority, expiry, extra, ctx, now
+            )
+        message = Message(
+            self.next_seq(),
+            self._lane(local, priority),
+            priority,
+            deadline,
+            now,
+            msgid,
+            correlid,
+            data,
+            ctx,
+            extra,
+            AVAILABLE,
+            xdeadline,
+        )
+        local.store.add(message)
+        self.log(local.name, "put", message, "qmgr")
+        self.arrived(local, message)
+        return message
+
+    def arrived(self, local: QLocal, message: Message) -> None:
+        """A message became available on a local queue: triggers and waiting channels."""
+        if local.trigger:
+            delivery.maybe_trigger(self, local, message)
+        if local.is_xmitq:
+            for wake in self._xmit_listeners.get(local.name, ()):
+                wake()
+
+    def listen(self, xmitq: str, wake: Callable[[], None]) -> None:
+        """Call ``wake`` whenever a message becomes available on a transmission queue."""
+        self._xmit_listeners.setdefault(xmitq, []).append(wake)
+
+    # ---------------------------------------------------------------------------------------------
+    # MQGET
+    def get(
+        self,
+        handle: Queue,
+        local: QLocal,
+        max_length: int | None,
+        md: MD | None,
+        gmo: GMO | None,
+    ) -> bytes:
+        """MQGET on an open handle (browse, lock, cursor, wait, syncpoint: docs/engine.md)."""
+        md = struct_arg(md, MD, "md")
+        gmo = struct_arg(gmo, GMO, "gmo")
+        if max_length is not None and (type(max_length) is not int or max_length < 0):
+            raise ValueError(f"max_length must be a non-negative int or None, got {max_length!r}")
+        try:
+            opts = check_gmo(gmo)
+            if local.get == "DISABLED":
+                raise fail(C.MQRC_GET_INHIBITED, f"{local.name} is GET(DISABLED)")
+            if opts.unlock:
+                return self._unlock(handle, local)
+            message = self._find(handle, local, md, opts)
+            if message is None:
+                message = self._wait(handle, local, md, opts)
+            return self._retrieve(handle, local, message, max_length, md, opts)
+        except MQMIError as error:
+            cause = "browse" if gmo.Options & BROWSE_OPTIONS else "get"
+            self.log(local.name, "failed", cause=cause, reason=error.reason, detail=error.detail)
+            raise
+
+    def _find(self, handle: Queue, local: QLocal, md: MD, opts: GetOptions) -> Message | None:
+        """The message this call would return, discarding expired ones met on the way."""
+        store = local.store
+        now = self.sim.now
+        if opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
+            return self._under_cursor(handle, local, opts)
+        msgid = md.MsgId if opts.match_msgid and md.MsgId != C.MQMI_NONE else None
+        correlid = md.CorrelId if opts.match_correlid and md.CorrelId != C.MQCI_NONE else None
+        after = handle.cursor if opts.browse == C.MQGMO_BROWSE_NEXT else None
+        if msgid is None and correlid is None and after is None:
+            message, expired = store.first_live(now, handle)
+        else:
+            message, expired = store.first_live_matching(now, handle, msgid, correlid, after)
+        cause = "browse" if opts.browse else "get"
+        for old in expired:
+            self.discard(local, old, cause)
+        return message
+
+    def _under_cursor(self, handle: Queue, local: QLocal, opts: GetOptions) -> Message:
+        message = handle.cursor_message
+        if message is None or message.state != AVAILABLE:
+            raise fail(C.MQRC_NO_MSG_UNDER_CURSOR, "no message under the browse cursor")
+        if message.deadline <= self.sim.now:  # rule LCK-01
+            self.discard(local, message, "cursor")
+            raise fail(
+                C.MQRC_NO_MSG_UNDER_CURSOR, "the message under the cursor expired and was discarded"
+            )
+        return message
+
+    def _wait(self, handle: Queue, local: QLocal, md: MD, opts: GetOptions) -> Message:
+        """MQGMO_WAIT on the virtual clock: run scheduled actions until a message is there."""
+        sim = self.sim
+        wait = opts.wait_ms
+        if wait is None or opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
+            raise fail(C.MQRC_NO_MSG_AVAILABLE, self._nothing(local))
+        until = None if wait == C.MQWI_UNLIMITED else sim.now + wait
+        while True:
+            nxt = sim.peek(include_daemons=until is not None)
+            if until is None and nxt is None:
+                raise fail(C.MQRC_NO_MSG_AVAILABLE, "unlimited wait: nothing else can happen")
+            if until is not None and (nxt is None or nxt > until):
+                sim.run_until(until)
+                message = self._find(handle, local, md, opts)
+                if message is None:
+                    raise fail(C.MQRC_NO_MSG_AVAILABLE, f"waited {wait} ms: " + self._nothing(local))
+                return message
+            assert nxt is not None
+            sim.run_until(nxt)
+            message = self._find(handle, local, md, opts)
+            if message is not None:
+                return message
+
+    def _nothing(self, local: QLocal) -> str:
+        depth = local.store.depth
+        return f"no live message on {local.name} (CURDEPTH {depth})" if depth else "queue is empty"
+
+    def _retrieve(
+        self,
+        handle: Queue,
+        local: QLocal,
+        message: Message,
+        max_length: int | None,
+        md: MD,
+        opts: GetOptions,
+    ) -> bytes:
+        now = self.sim.now
+        data = message.data
+        if message.xdeadline is not None:  # rules XQH-03, XQH-05
+            data = delivery.decrement_embedded(data, message, now)
+        warning = 0
+        if max_length is not None and len(data) > max_length:
+            if not opts.accept_truncated:
+                fill_md(md, message, now, self.sim.start)
+                raise MQMIError(
+                    C.MQCC_WARNING,
+                    C.MQRC_TRUNCATED_MSG_FAILED,
+                    f"message is {len(data)} bytes, buffer {max_length}",
+                )
+            data, warning = data[:max_length], C.MQRC_TRUNCATED_MSG_ACCEPTED
+        fill_md(md, message, now, self.sim.start)
+        if opts.browse:
+            handle.cursor = (message.lane, message.seq)
+            handle.cursor_message = message
+            if opts.lock:
+                handle.lock(message)
+            self.log(local.name, "browse", message, "lock" if opts.lock else "")
+        else:
+            if handle.locked is message:
+                handle.locked = None
+            message.locker = None
+            if opts.options & C.MQGMO_SYNCPOINT or (
+                opts.options & C.MQGMO_SYNCPOINT_IF_PERSISTENT and md.Persistence == 1
+            ) or (self.profile == "zos" and not opts.options & C.MQGMO_NO_SYNCPOINT):
+                local.store.hold(message)
+                self._uow.append(("get", local, message))
+                self.log(local.name, "get", message, "syncpoint")
+            else:
+                local.store.remove(message)
+                self.log(local.name, "get", message)
+        handle.last_reason = warning
+        handle.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
+        return data
+
+    def _unlock(self, handle: Queue, local: QLocal) -> bytes:
+        if handle.locked is None:
+            raise MQMIError(C.MQCC_WARNING, C.MQRC_NO_MSG_LOCKED, "this handle holds no lock")
+        handle.locked.locker = None
+        handle.locked = None
+        return b""
+
+    # ---------------------------------------------------------------------------------------------
+    # expiry
+    def discard(self, local: QLocal, message: Message, cause: str) -> None:
+        """Discard an expired message and send its expiration report (rules EXP-21, RPT-02, EXP-29).
+
+        Never part of a unit of work: a message got earlier in the open unit of work is not
+        involved, and the report is put at once.
+        """
+        local.store.remove(message)
+        self.log(local.name, "discard", message, cause)
+        delivery.expiration_report(self, local, message)
+
+    def scan(self, queues: Iterator[QLocal] | None = None, cause: str = "scan") -> int:
+        """Discard every expired message on the given local queues (all by default)."""
+        now = self.sim.now
+        total = 0
+        for local in list(self.local_queues() if queues is None else queues):
+            if not local.store.has_due(now):
+                continue  # nothing worth scanning (the z/OS wording)
+            for message in local.store.due(now):
+                if message.state == AVAILABLE:
+                    self.discard(local, message, cause)
+                    total += 1
+        self.log("", "scan", cause=cause, detail=f"{total} expired message(s) discarded")
+        return total
+
+    def refresh_expiry(self, generic: str = "*") -> int:
+        """REFRESH QMGR TYPE(EXPIRY) NAME(generic): z/OS only; returns how many were discarded."""
+        if self.profile != "zos":
+            raise fail(
+                C.MQRC_FUNCTION_NOT_SUPPORTED,
+                "REFRESH QMGR TYPE(EXPIRY) is a z/OS command (use profile='zos')",
+            )
+        prefix = generic[:-1] if generic.endswith("*") else None
+        queues = (
+            q
+            for q in self.local_queues()
+            if (q.name.startswith(prefix) if prefix is not None else q.name == generic)
+        )
+        return self.scan(queues, cause="refresh")
+
+    def _schedule_expiry_task(self) -> None:
+        if self._expiry_task is not None:
+            self._expiry_task.cancel()
+            self._expiry_task = None
+        if self.expryint:
+            self._expiry_task = self.sim.schedule(
+                self.expryint * 1000, self._expiry_tick, daemon=True
+            )
+
+    def _expiry_tick(self) -> None:
+        self._expiry_task = None
+        self.scan()
+        self._schedule_expiry_task()
+
+    # ---------------------------------------------------------------------------------------------
+    # units of work and depth
+    def commit(self) -> None:
+        """MQCMIT: uncommitted puts become available, syncpoint gets leave for good."""
+        work, self._uow = self._uow, []
+        for op, local, message in work:
+            if op == "put" and message.state == UNCOMMITTED_PUT:
+                local.store.release(message, AVAILABLE)
+                self.arrived(local, message)
+            elif op == "get" and message.state == GOT_IN_UOW:
+                local.store.remove(message)
+        self.log("", "commit", detail=f"{len(work)} operation(s)")
+
+    def backout(self) -> None:
+        """MQBACK: uncommitted puts vanish; got messages return in place, BackoutCount + 1 (UOW-01).
+
+        Messages discarded for expiry during the unit of work stay discarded (UOW-02).
+        """
+        work, self._uow = self._uow, []
+        for op, local, message in reversed(work):
+            if op == "put" and message.state == UNCOMMITTED_PUT:
+                local.store.remove(message)
+                self.log(local.name, "backout", message, "put")
+            elif op == "get" and message.state == GOT_IN_UOW:
+                local.store.release(message, AVAILABLE)
+                message.backouts += 1
+                self.log(local.name, "backout", message, "get")
+        self.log("", "backout", detail=f"{len(work)} operation(s)")
+
+    def curdepth(self, name: str) -> int:
+        """CURDEPTH of a local queue (rule EXP-25: expired, undiscarded messages count)."""
+        return self.local(name).store.depth
+
+    @property
+    def in_unit_of_work(self) -> int:
+        """Number of operations in the open unit of work."""
+        return len(self._uow)
+
+    def messages(self, name: str) -> Iterator[Message]:
+        """Stored messages of a local queue in delivery order (read-only use: views, tests)."""
+        return self.local(name).store.messages()
+

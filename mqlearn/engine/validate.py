@@ -1,0 +1,265 @@
+"""Checks an MQPUT or MQGET makes before it touches anything, each with IBM's reason code.
+
+Python-level misuse (a str where bytes belong, an MD where a GMO belongs) raises TypeError naming the
+field; values MQ itself rejects raise :class:`MQMIError` with the reason code MQ returns.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.errors import MQMIError
+from mqlearn.mqi.structs import GMO, MD, PMO
+
+FAILED = C.MQCC_FAILED
+MAX_EXPIRY = 999_999_999
+
+# Sub-fields of Report whose values nest (…_WITH_FULL_DATA includes …_WITH_DATA includes the base).
+_REPORT_SUBFIELDS = (
+    (
+        C.MQRO_EXCEPTION_WITH_FULL_DATA,
+        (C.MQRO_EXCEPTION, C.MQRO_EXCEPTION_WITH_DATA, C.MQRO_EXCEPTION_WITH_FULL_DATA),
+    ),
+    (
+        C.MQRO_EXPIRATION_WITH_FULL_DATA,
+        (C.MQRO_EXPIRATION, C.MQRO_EXPIRATION_WITH_DATA, C.MQRO_EXPIRATION_WITH_FULL_DATA),
+    ),
+    (C.MQRO_COA_WITH_FULL_DATA, (C.MQRO_COA, C.MQRO_COA_WITH_DATA, C.MQRO_COA_WITH_FULL_DATA)),
+    (C.MQRO_COD_WITH_FULL_DATA, (C.MQRO_COD, C.MQRO_COD_WITH_DATA, C.MQRO_COD_WITH_FULL_DATA)),
+)
+# Options that ask for a report message to be sent back (so a ReplyToQ is needed).
+REPORTS_REQUESTED = (
+    C.MQRO_EXCEPTION_WITH_FULL_DATA
+    | C.MQRO_EXPIRATION_WITH_FULL_DATA
+    | C.MQRO_COA_WITH_FULL_DATA
+    | C.MQRO_COD_WITH_FULL_DATA
+    | C.MQRO_PAN
+    | C.MQRO_NAN
+)
+
+_PMO_KNOWN = (
+    C.MQPMO_SYNCPOINT
+    | C.MQPMO_NO_SYNCPOINT
+    | C.MQPMO_NEW_MSG_ID
+    | C.MQPMO_NEW_CORREL_ID
+    | C.MQPMO_DEFAULT_CONTEXT
+    | C.MQPMO_NO_CONTEXT
+    | C.MQPMO_SET_ALL_CONTEXT
+    | C.MQPMO_SET_IDENTITY_CONTEXT
+    | C.MQPMO_PASS_ALL_CONTEXT
+    | C.MQPMO_PASS_IDENTITY_CONTEXT
+    | C.MQPMO_FAIL_IF_QUIESCING
+    | C.MQPMO_ALTERNATE_USER_AUTHORITY
+    | C.MQPMO_RESOLVE_LOCAL_Q
+    | C.MQPMO_LOGICAL_ORDER
+    | C.MQPMO_ASYNC_RESPONSE
+    | C.MQPMO_SYNC_RESPONSE
+    | C.MQPMO_MD_FOR_OUTPUT_ONLY
+    | C.MQPMO_SUPPRESS_REPLYTO
+)
+_PMO_CONTEXT = (
+    C.MQPMO_DEFAULT_CONTEXT
+    | C.MQPMO_NO_CONTEXT
+    | C.MQPMO_SET_ALL_CONTEXT
+    | C.MQPMO_SET_IDENTITY_CONTEXT
+    | C.MQPMO_PASS_ALL_CONTEXT
+    | C.MQPMO_PASS_IDENTITY_CONTEXT
+)
+
+_BROWSE = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
+_POSITION = _BROWSE | C.MQGMO_MSG_UNDER_CURSOR
+_GMO_KNOWN = (
+    C.MQGMO_WAIT
+    | C.MQGMO_SYNCPOINT
+    | C.MQGMO_NO_SYNCPOINT
+    | C.MQGMO_SYNCPOINT_IF_PERSISTENT
+    | _POSITION
+    | C.MQGMO_LOCK
+    | C.MQGMO_UNLOCK
+    | C.MQGMO_ACCEPT_TRUNCATED_MSG
+    | C.MQGMO_FAIL_IF_QUIESCING
+    | C.MQGMO_CONVERT
+    | C.MQGMO_SET_SIGNAL
+    | C.MQGMO_MARK_SKIP_BACKOUT
+    | C.MQGMO_PROPERTIES_AS_Q_DEF
+    | C.MQGMO_NO_PROPERTIES
+    | C.MQGMO_PROPERTIES_IN_HANDLE
+    | C.MQGMO_PROPERTIES_FORCE_MQRFH2
+    | C.MQGMO_PROPERTIES_COMPATIBILITY
+)
+_MATCH_KNOWN = (
+    C.MQMO_MATCH_MSG_ID
+    | C.MQMO_MATCH_CORREL_ID
+    | C.MQMO_MATCH_GROUP_ID
+    | C.MQMO_MATCH_MSG_SEQ_NUMBER
+    | C.MQMO_MATCH_OFFSET
+    | C.MQMO_MATCH_MSG_TOKEN
+)
+
+
+def fail(reason: int, detail: str) -> MQMIError:
+    return MQMIError(FAILED, reason, detail)
+
+
+def message_bytes(data: object) -> bytes:
+    """The message data as bytes (bytes-like objects are copied); str is refused with a hint."""
+    if type(data) is bytes:
+        return data
+    if isinstance(data, bytearray | memoryview):
+        return bytes(data)
+    if isinstance(data, str):
+        raise TypeError("message data must be bytes, not str: use 'text'.encode() (or b'...')")
+    raise TypeError(f"message data must be bytes, got {type(data).__name__}")
+
+
+def struct_arg(value: Any, cls: type, what: str) -> Any:
+    if value is None:
+        return cls()
+    if type(value) is not cls:
+        raise TypeError(f"{what} must be an mqlearn {cls.__name__}, got {type(value).__name__}")
+    return value
+
+
+def _int_field(md: MD, name: str) -> int:
+    value = getattr(md, name)
+    if type(value) is not int:
+        raise TypeError(f"MD.{name} must be an int, got {type(value).__name__}")
+    return value
+
+
+def check_report(report: int) -> None:
+    if report & C.MQRO_REJECT_UNSUP_MASK:
+        raise fail(C.MQRC_REPORT_OPTIONS_ERROR, f"Report {report:#x} sets reserved bits")
+    for mask, allowed in _REPORT_SUBFIELDS:
+        part = report & mask
+        if part and part not in allowed:
+            raise fail(C.MQRC_REPORT_OPTIONS_ERROR, f"Report {report:#x}: {part:#x} is not an option")
+
+
+def check_expiry(expiry: int, enforce_max: bool, field: str = "Expiry") -> None:
+    """Rules EXP-03 and EXP-04."""
+    if expiry == 0 or expiry < -1:
+        raise fail(
+            C.MQRC_EXPIRY_ERROR,
+            f"{field} {expiry} is not valid: give tenths of a second > 0, or MQEI_UNLIMITED (-1)",
+        )
+    if enforce_max and expiry > MAX_EXPIRY:
+        raise fail(
+            C.MQRC_EXPIRY_ERROR,
+            f"{field} {expiry} is above 999 999 999 and AMQ_ENFORCE_MAX_EXPIRY_ERROR is in force",
+        )
+
+
+def check_put_md(md: MD, enforce_max: bool) -> None:
+    """Every MQMD check an MQPUT makes, in IBM's field order; raises MQMIError."""
+    if md.StrucId != C.MQMD_STRUC_ID or md.Version not in (1, 2):
+        raise fail(C.MQRC_MD_ERROR, f"MD StrucId {md.StrucId!r} / Version {md.Version!r}")
+    report = _int_field(md, "Report")
+    if report:
+        check_report(report)
+    msg_type = _int_field(md, "MsgType")
+    if not (C.MQMT_SYSTEM_FIRST <= msg_type <= C.MQMT_APPL_LAST):
+        raise fail(C.MQRC_MSG_TYPE_ERROR, f"MsgType {msg_type} is not a message type")
+    check_expiry(_int_field(md, "Expiry"), enforce_max)
+    if _int_field(md, "Feedback") != C.MQFB_NONE and msg_type != C.MQMT_REPORT:
+        raise fail(C.MQRC_FEEDBACK_ERROR, "Feedback is only for report messages (MsgType 4)")
+    if _int_field(md, "Priority") < C.MQPRI_PRIORITY_AS_Q_DEF:
+        raise fail(C.MQRC_PRIORITY_ERROR, f"Priority {md.Priority} is below -1")
+    if _int_field(md, "Persistence") not in (0, 1, 2):
+        raise fail(C.MQRC_PERSISTENCE_ERROR, f"Persistence {md.Persistence} is not 0, 1 or 2")
+    if (msg_type == C.MQMT_REQUEST or report & REPORTS_REQUESTED) and not md.ReplyToQ.strip():
+        raise fail(
+            C.MQRC_MISSING_REPLY_TO_Q,
+            "a request message or a report option needs ReplyToQ: where should the answer go?",
+        )
+    for name, length in (("MsgId", 24), ("CorrelId", 24)):
+        value = getattr(md, name)
+        if type(value) is not bytes:
+            raise TypeError(f"MD.{name} must be bytes, got {type(value).__name__}")
+        if len(value) > length:
+            raise ValueError(f"MD.{name} is {len(value)} bytes; at most {length}")
+    if type(md.Format) is not str or len(md.Format) > 8:
+        raise TypeError(f"MD.Format must be a str of at most 8 characters, got {md.Format!r}")
+
+
+def check_pmo(pmo: PMO) -> int:
+    """PMO checks; returns the options."""
+    if pmo.StrucId != C.MQPMO_STRUC_ID or pmo.Version not in (1, 2, 3):
+        raise fail(C.MQRC_PMO_ERROR, f"PMO StrucId {pmo.StrucId!r} / Version {pmo.Version!r}")
+    options = pmo.Options
+    if type(options) is not int:
+        raise TypeError(f"PMO.Options must be an int, got {type(options).__name__}")
+    if options & ~_PMO_KNOWN:
+        raise fail(C.MQRC_OPTIONS_ERROR, f"PMO.Options {options:#x} has unknown bits")
+    if options & C.MQPMO_SYNCPOINT and options & C.MQPMO_NO_SYNCPOINT:
+        raise fail(C.MQRC_OPTIONS_ERROR, "MQPMO_SYNCPOINT and MQPMO_NO_SYNCPOINT together")
+    context = options & _PMO_CONTEXT
+    if context & (context - 1):
+        raise fail(C.MQRC_OPTIONS_ERROR, "more than one MQPMO_*_CONTEXT option")
+    if context & (C.MQPMO_PASS_ALL_CONTEXT | C.MQPMO_PASS_IDENTITY_CONTEXT) and not pmo.Context:
+        raise fail(
+            C.MQRC_CONTEXT_HANDLE_ERROR,
+            "MQPMO_PASS_*_CONTEXT needs PMO.Context (an input handle); mqlearn has none",
+        )
+    return options
+
+
+class GetOptions(NamedTuple):
+    """A decoded, checked MQGMO."""
+
+    options: int
+    browse: int  # one of the browse options, or 0
+    under_cursor: bool  # MQGMO_MSG_UNDER_CURSOR (destructive)
+    lock: bool
+    unlock: bool
+    wait_ms: int | None  # None = no wait, -1 = unlimited
+    match_msgid: bool
+    match_correlid: bool
+    accept_truncated: bool
+
+
+def check_gmo(gmo: GMO) -> GetOptions:
+    """GMO checks (MQRC_OPTIONS_ERROR, MQRC_WAIT_INTERVAL_ERROR, MQRC_MATCH_OPTIONS_ERROR ...)."""
+    if gmo.StrucId != C.MQGMO_STRUC_ID or gmo.Version not in (1, 2, 3, 4):
+        raise fail(C.MQRC_GMO_ERROR, f"GMO StrucId {gmo.StrucId!r} / Version {gmo.Version!r}")
+    options = gmo.Options
+    if type(options) is not int:
+        raise TypeError(f"GMO.Options must be an int, got {type(options).__name__}")
+    if options & ~_GMO_KNOWN:
+        raise fail(C.MQRC_OPTIONS_ERROR, f"GMO.Options {options:#x} has unknown bits")
+    position = options & _POSITION
+    if position & (position - 1):
+        raise fail(C.MQRC_OPTIONS_ERROR, "more than one of the browse / under-cursor options")
+    syncs = options & (C.MQGMO_SYNCPOINT | C.MQGMO_NO_SYNCPOINT | C.MQGMO_SYNCPOINT_IF_PERSISTENT)
+    if syncs & (syncs - 1):
+        raise fail(C.MQRC_OPTIONS_ERROR, "more than one of the syncpoint options")
+    browse = options & _BROWSE
+    if browse and options & (C.MQGMO_SYNCPOINT | C.MQGMO_SYNCPOINT_IF_PERSISTENT):
+        raise fail(C.MQRC_OPTIONS_ERROR, "a browse cannot be part of a unit of work")
+    lock, unlock = bool(options & C.MQGMO_LOCK), bool(options & C.MQGMO_UNLOCK)
+    if lock and (unlock or not browse):
+        raise fail(C.MQRC_OPTIONS_ERROR, "MQGMO_LOCK goes with a browse option only")
+    if unlock and (position or options & C.MQGMO_WAIT):
+        raise fail(C.MQRC_OPTIONS_ERROR, "MQGMO_UNLOCK stands alone")
+    wait_ms: int | None = None
+    if options & C.MQGMO_WAIT:
+        wait_ms = gmo.WaitInterval
+        if type(wait_ms) is not int or (wait_ms < 0 and wait_ms != C.MQWI_UNLIMITED):
+            raise fail(C.MQRC_WAIT_INTERVAL_ERROR, f"WaitInterval {wait_ms!r} (ms, or -1)")
+    match = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
+    if gmo.Version >= 2:
+        match = gmo.MatchOptions
+        if type(match) is not int or match & ~_MATCH_KNOWN:
+            raise fail(C.MQRC_MATCH_OPTIONS_ERROR, f"MatchOptions {match!r}")
+    return GetOptions(
+        options=options,
+        browse=browse,
+        under_cursor=bool(options & C.MQGMO_MSG_UNDER_CURSOR),
+        lock=lock,
+        unlock=unlock,
+        wait_ms=wait_ms,
+        match_msgid=bool(match & C.MQMO_MATCH_MSG_ID),
+        match_correlid=bool(match & C.MQMO_MATCH_CORREL_ID),
+        accept_truncated=bool(options & C.MQGMO_ACCEPT_TRUNCATED_MSG),
+    )
