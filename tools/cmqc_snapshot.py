@@ -19,11 +19,51 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 # Constant families the engine and the course use (prefix before the first underscore).
-FAMILIES = (
-    "MQ MQACT MQAT MQCC MQCCSI MQCEX MQCI MQEI MQENC MQEXPI MQFB MQFMT MQGI MQGMO MQMD MQMD1 "
-    "MQMD2 MQMDS MQMF MQMI MQMO MQMT MQOL MQOO MQPER MQPMO MQPRI MQQT MQRC MQRO MQSEG MQTC "
-    "MQTM MQTT MQUS MQWI MQXQH MQDLH MQGS MQSS MQRL MQQA MQMTOK"
-).split()
+FAMILIES = [
+    "MQ",
+    "MQACT",
+    "MQAT",
+    "MQCC",
+    "MQCCSI",
+    "MQCEX",
+    "MQCI",
+    "MQEI",
+    "MQENC",
+    "MQEXPI",
+    "MQFB",
+    "MQFMT",
+    "MQGI",
+    "MQGMO",
+    "MQMD",
+    "MQMD1",
+    "MQMD2",
+    "MQMDS",
+    "MQMF",
+    "MQMI",
+    "MQMO",
+    "MQMT",
+    "MQOL",
+    "MQOO",
+    "MQPER",
+    "MQPMO",
+    "MQPRI",
+    "MQQT",
+    "MQRC",
+    "MQRO",
+    "MQSEG",
+    "MQTC",
+    "MQTM",
+    "MQTT",
+    "MQUS",
+    "MQWI",
+    "MQXQH",
+    "MQDLH",
+    "MQGS",
+    "MQSS",
+    "MQRL",
+    "MQQA",
+    "MQMTOK",
+]
 # Byte-string identifiers stay bytes; every other bytes constant is character data (str).
 BYTE_FAMILIES = {"MQMI", "MQCI", "MQGI", "MQACT"}
 

@@ -92,7 +92,9 @@ class Channel:
         queue.store.hold(message)  # off CURDEPTH while in flight
         flight = InFlight(message, sim.now, sim.now + self.latency_ms)
         self.in_flight.append(flight)
-        self.source.log(queue.name, "channel-send", message, self.name, detail=f"to {self.target.name}")
+        self.source.log(
+            queue.name, "channel-send", message, self.name, detail=f"to {self.target.name}"
+        )
         sim.schedule(self.latency_ms, lambda: self._arrive(flight))
 
     def _arrive(self, flight: InFlight) -> None:
@@ -137,7 +139,9 @@ class Channel:
         ctx = {name: fields[name] for name in CONTEXT_FIELDS}
         if report & C.MQRO_DISCARD_MSG:
             queue.store.remove(message)
-            target.log(dest_q, "discard", message, self.name, reason, "undeliverable: MQRO_DISCARD_MSG")
+            target.log(
+                dest_q, "discard", message, self.name, reason, "undeliverable: MQRO_DISCARD_MSG"
+            )
         elif delivery.dead_letter(
             target, data, dict(fields), ctx, deadline, reason, dest_q, dest_qmgr or target.name
         ):
@@ -153,4 +157,3 @@ class Channel:
                 reason,
                 f"channel {self.name} stopped: {reason_name(reason)} and no dead-letter queue",
             )
-

@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.engine.descriptor import IDENTITY_FIELDS, message_fields, put_stamp
+from mqlearn.engine.descriptor import IDENTITY_FIELDS, message_fields
 from mqlearn.engine.message import GOT_IN_UOW, NEVER, Message, deadline_of, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, reason_name
@@ -50,7 +50,7 @@ def wrap_for_transmission(
 
     Returns the new data, the outer descriptor's extra fields and context, and the embedded deadline.
     """
-    date, time = put_stamp(qm.sim.start, now // 10)
+    date, time = qm.sim.stamp(now)
     embedded = MD(**{"PutDate": date, "PutTime": time, **ctx, **(extra or {})})
     embedded.set(MsgId=msgid, CorrelId=correlid, Priority=priority, Expiry=expiry, Version=1)
     for name in ("GroupId", "MsgSeqNumber", "Offset", "MsgFlags", "OriginalLength"):
@@ -98,7 +98,7 @@ def original(qm: QueueManager, message: Message) -> tuple[dict[str, Any], bytes,
     For an MQXQH message that is the message inside the header (reports describe it, RPT-04).
     """
     now = qm.sim.now
-    fields = message_fields(message, now, qm.sim.start)
+    fields = message_fields(message, now, qm.sim.stamp)
     data = message.data
     if fields["Format"] == C.MQFMT_XMIT_Q_HEADER and len(data) >= XQH_LENGTH:
         header, data = unwrap(data, fields["Encoding"])
@@ -125,13 +125,16 @@ def send(
     Returns a sentence saying where it went (for the event log).
     """
     try:
-        qm.deliver(qm.route_to(qmgr, queue), data, fields, deadline=deadline, ctx=ctx)
+        route = qm.route_to(qmgr, queue)
+        qm.deliver(route, data, fields, deadline=deadline, ctx=ctx, msgid=fields.get("MsgId"))
         return f"sent to {queue} at {qmgr or qm.name}"
     except MQMIError as error:
         reason = error.reason
     if dead_letter(qm, data, fields, ctx, deadline, reason, queue, qmgr or qm.name):
         return f"{queue} refused it ({reason_name(reason)}): put on dead-letter queue {qm.deadq}"
-    return f"{queue} refused it ({reason_name(reason)}) and no dead-letter queue took it: thrown away"
+    return (
+        f"{queue} refused it ({reason_name(reason)}) and no dead-letter queue took it: thrown away"
+    )
 
 
 def dead_letter(
@@ -147,7 +150,7 @@ def dead_letter(
     """Put a message on the dead-letter queue behind an MQDLH, keeping its deadline (DLQ-01)."""
     if not qm.deadq:
         return False
-    date, time = put_stamp(qm.sim.start, qm.sim.now // 10)
+    date, time = qm.sim.stamp(qm.sim.now)
     header = MQDLH(
         Reason=reason,
         DestQName=dest_q,
@@ -224,9 +227,7 @@ def expiration_report(qm: QueueManager, local: QLocal, message: Message) -> None
         "Offset": fields["Offset"],
         "MsgFlags": fields["MsgFlags"],
         "OriginalLength": (
-            fields["OriginalLength"]
-            if fields["OriginalLength"] != C.MQOL_UNDEFINED
-            else len(data)
+            fields["OriginalLength"] if fields["OriginalLength"] != C.MQOL_UNDEFINED else len(data)
         ),
     }
     ctx = qm.qmgr_context({name: fields[name] for name in IDENTITY_FIELDS})

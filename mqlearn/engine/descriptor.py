@@ -9,8 +9,7 @@ version-2 MD.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from functools import lru_cache
+from collections.abc import Callable
 from typing import Any
 
 from mqlearn.engine.message import Message, remaining_tenths
@@ -48,13 +47,6 @@ CARRIED_FIELDS = frozenset(
 _DEFAULTS: dict[str, Any] = {f.name: getattr(MD, f.name) for f in MD._LAYOUT}
 
 
-@lru_cache(maxsize=8192)
-def put_stamp(start: datetime, hundredths: int) -> tuple[str, str]:
-    """PutDate (YYYYMMDD) and PutTime (HHMMSSTH) of a virtual time given in hundredths of a second."""
-    moment = start + timedelta(milliseconds=hundredths * 10)
-    return moment.strftime("%Y%m%d"), f"{moment:%H%M%S}{moment.microsecond // 10000:02d}"
-
-
 def default(name: str) -> Any:
     return _DEFAULTS[name]
 
@@ -81,7 +73,15 @@ def carried_fields(md: MD, persistence: int) -> dict[str, Any] | None:
             if value != _DEFAULTS[name]:
                 extra = extra or {}
                 extra[name] = value
+        if extra and "OriginalLength" in extra and not _keeps_original_length(md):
+            del extra["OriginalLength"]
     return extra
+
+
+def _keeps_original_length(md: MD) -> bool:
+    """MQPUT accepts OriginalLength only for a report that is a segment (seed 003, MDOLN)."""
+    segment = md.MsgFlags & (C.MQMF_SEGMENT | C.MQMF_LAST_SEGMENT)
+    return md.MsgType == C.MQMT_REPORT and bool(segment)
 
 
 _NOT_STORED = SLOT_FIELDS | {"StrucId", "Version", *CONTEXT_FIELDS}
@@ -97,14 +97,17 @@ def stored_extra(fields: dict[str, Any]) -> dict[str, Any] | None:
     return extra or None
 
 
-def fill_md(md: MD, message: Message, now: int, start: datetime) -> None:
+Stamp = Callable[[int], tuple[str, str]]
+
+
+def fill_md(md: MD, message: Message, now: int, stamp: Stamp) -> None:
     """Write a retrieved message into ``md`` as MQGET does (rule EXP-11: Expiry = remaining)."""
     d = md.__dict__
     version = d.get("Version", 1)
     d.clear()
     if version != 1:
         d["Version"] = version
-    d["PutDate"], d["PutTime"] = put_stamp(start, message.put_ms // 10)
+    d["PutDate"], d["PutTime"] = stamp(message.put_ms)
     d.update(message.ctx)
     extra = message.extra
     if extra is not None:
@@ -120,8 +123,8 @@ def fill_md(md: MD, message: Message, now: int, start: datetime) -> None:
         d["BackoutCount"] = message.backouts
 
 
-def message_fields(message: Message, now: int, start: datetime) -> dict[str, Any]:
+def message_fields(message: Message, now: int, stamp: Stamp) -> dict[str, Any]:
     """Every descriptor field of a stored message (version 2), as a get at ``now`` would see it."""
     md = MD(Version=C.MQMD_VERSION_2)
-    fill_md(md, message, now, start)
+    fill_md(md, message, now, stamp)
     return md.get()

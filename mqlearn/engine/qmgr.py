@@ -20,7 +20,6 @@ from mqlearn.engine.descriptor import (
     IDENTITY_FIELDS,
     carried_fields,
     fill_md,
-    put_stamp,
     stored_extra,
 )
 from mqlearn.engine.events import Event, events_frame
@@ -28,10 +27,8 @@ from mqlearn.engine.message import (
     AVAILABLE,
     GOT_IN_UOW,
     NEVER,
-    REMOVED,
     UNCOMMITTED_PUT,
     Message,
-    deadline_of,
     remaining_tenths,
 )
 from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition, check_name
@@ -56,16 +53,28 @@ if TYPE_CHECKING:
     from mqlearn.engine.handle import Queue
 
 PROFILES = ("distributed", "zos", "ibmi")
+# time, queue, kind, msgid, priority, deadline, cause, reason, detail
+RawEvent = tuple[int, str, str, bytes | None, int | None, int | None, str, int, str]
 DEFAULT_EXPIRY_TASK_SECONDS = 300  # distributed: qm.ini TuningParameters ExpiryInterval
 ENFORCE_ENV = "AMQ_ENFORCE_MAX_EXPIRY_ERROR"
 XQH_EXPIRY_END = 124  # bytes needed to hold the embedded Expiry of an MQXQH
+_SET_CONTEXT = C.MQPMO_NO_CONTEXT | C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_SET_IDENTITY_CONTEXT
 BROWSE_OPTIONS = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
 
 
 class Route:
     """Where a put to a name lands: the definitions on the path and the local queue at its end."""
 
-    __slots__ = ("cap", "defprty", "local", "path", "persistence", "remote")
+    __slots__ = (
+        "cap",
+        "defprty",
+        "direct_xmit",
+        "inhibited",
+        "local",
+        "path",
+        "persistence",
+        "remote",
+    )
 
     def __init__(self, path: list[QueueDefinition], local: QLocal, remote: QRemote | None) -> None:
         self.path = path
@@ -75,6 +84,8 @@ class Route:
         self.cap = min(caps) if caps else None
         self.defprty = path[0].defprty  # the first definition on the path decides (MD-02)
         self.persistence = path[0].default_persistence
+        self.inhibited = next((d.name for d in path if d.put == "DISABLED"), None)
+        self.direct_xmit = remote is None and local.usage == "XMITQ"
 
 
 class QueueManager:
@@ -101,7 +112,8 @@ class QueueManager:
         self.objects: dict[str, QueueDefinition] = {}
         self.deadq: str | None = None
         self.maxprty = 9
-        self.events: list[Event] = []
+        self._log: list[RawEvent] = []  # converted to Event lazily (the hot path only appends)
+        self._events: list[Event] = []
         self.generation = 0  # bumped by every definition change (handles re-resolve)
         self._msgids = 0  # MsgId counter
         self._seq = 0  # arrival order
@@ -182,9 +194,8 @@ class QueueManager:
         self, *, deadq: str | None = None, maxprty: int | None = None, expryint: int | None = None
     ) -> None:
         """ALTER QMGR DEADQ / MAXPRTY / EXPRYINT (expiry scan interval in seconds, 0 = off)."""
-        if maxprty is not None:
-            if type(maxprty) is not int or not 0 <= maxprty <= 9:
-                raise ValueError(f"MAXPRTY must be an int in 0..9, got {maxprty!r}")
+        if maxprty is not None and (type(maxprty) is not int or not 0 <= maxprty <= 9):
+            raise ValueError(f"MAXPRTY must be an int in 0..9, got {maxprty!r}")
         if expryint is not None:
             if type(expryint) is not int or not 0 <= expryint <= 99_999_999:
                 raise ValueError(f"EXPRYINT must be seconds in 0..99999999, got {expryint!r}")
@@ -202,7 +213,9 @@ class QueueManager:
         try:
             return self.objects[name]
         except KeyError:
-            raise fail(C.MQRC_UNKNOWN_OBJECT_NAME, f"no queue named {name!r} on {self.name}") from None
+            raise fail(
+                C.MQRC_UNKNOWN_OBJECT_NAME, f"no queue named {name!r} on {self.name}"
+            ) from None
 
     def local(self, name: str) -> QLocal:
         definition = self.definition(name)
@@ -238,7 +251,9 @@ class QueueManager:
             xmitq_name = definition.transmission_queue
             xmitq = self.objects.get(xmitq_name)
             if xmitq is None:
-                raise fail(C.MQRC_UNKNOWN_OBJECT_NAME, f"transmission queue {xmitq_name} is missing")
+                raise fail(
+                    C.MQRC_UNKNOWN_OBJECT_NAME, f"transmission queue {xmitq_name} is missing"
+                )
             if not isinstance(xmitq, QLocal):
                 raise fail(C.MQRC_XMIT_Q_TYPE_ERROR, f"{xmitq_name} is not a local queue")
             if not xmitq.is_xmitq:
@@ -277,29 +292,49 @@ class QueueManager:
         reason: int = 0,
         detail: str = "",
     ) -> None:
+        """Record an event (docs/engine.md, "The event log")."""
         if not self.record_events:
             return
-        now = self.sim.now
         if message is None:
-            msgid = priority = expiry = None
+            self._log.append((self.sim.now, queue, kind, None, None, None, cause, reason, detail))
         else:
-            msgid, priority = message.msgid, message.priority
-            expiry = remaining_tenths(message.deadline, now)
-        self.events.append(
-            Event(
-                len(self.events),
-                now,
-                self.name,
-                queue,
-                kind,
-                msgid,
-                priority,
-                expiry,
-                cause,
-                reason,
-                detail,
+            self._log.append(
+                (
+                    self.sim.now,
+                    queue,
+                    kind,
+                    message.msgid,
+                    message.priority,
+                    message.deadline,
+                    cause,
+                    reason,
+                    detail,
+                )
             )
-        )
+
+    @property
+    def events(self) -> list[Event]:
+        """The event log as Event named tuples (``expiry`` = remaining tenths at that time)."""
+        events, log = self._events, self._log
+        for raw in log[len(events) :]:
+            time, queue, kind, msgid, priority, deadline, cause, reason, detail = raw
+            expiry = None if deadline is None else remaining_tenths(deadline, time)
+            events.append(
+                Event(
+                    len(events),
+                    time,
+                    self.name,
+                    queue,
+                    kind,
+                    msgid,
+                    priority,
+                    expiry,
+                    cause,
+                    reason,
+                    detail,
+                )
+            )
+        return events
 
     def events_frame(self) -> pd.DataFrame:
         """The event log as a pandas DataFrame (docs/engine.md, "The event log")."""
@@ -332,15 +367,16 @@ class QueueManager:
         self.put(name, data, md, pmo)
 
     def _put(self, route: Route, data: bytes, md: MD, pmo: PMO) -> int:
-        options = check_pmo(pmo) if pmo.__dict__ else 0
+        """The MQPUT itself, after the name is resolved. Kept lean: it is the hot path."""
+        options = check_pmo(pmo)
         check_put_md(md, self.enforce_max_expiry)
         local = route.local
-        for definition in route.path:
-            if definition.put == "DISABLED":
-                raise fail(C.MQRC_PUT_INHIBITED, f"{definition.name} is PUT(DISABLED)")
-        if local.store.depth >= local.maxdepth:
+        store = local.store
+        if route.inhibited is not None:
+            raise fail(C.MQRC_PUT_INHIBITED, f"{route.inhibited} is PUT(DISABLED)")
+        if store.count - store.in_uow >= local.maxdepth:
             raise fail(C.MQRC_Q_FULL, f"{local.name} holds MAXDEPTH={local.maxdepth} messages")
-        direct_xmit = route.remote is None and local.is_xmitq and md.Format == C.MQFMT_XMIT_Q_HEADER
+        direct_xmit = route.direct_xmit and md.Format == C.MQFMT_XMIT_Q_HEADER
         if direct_xmit:
             self._check_direct_xqh(data, md)
 
@@ -352,7 +388,8 @@ class QueueManager:
         priority = md.Priority
         if priority == -1:
             priority = route.defprty
-        warning = C.MQRC_PRIORITY_EXCEEDS_MAXIMUM if priority > self.maxprty else 0
+        maxprty = self.maxprty
+        warning = C.MQRC_PRIORITY_EXCEEDS_MAXIMUM if priority > maxprty else 0
         persistence = md.Persistence
         if persistence == C.MQPER_PERSISTENCE_AS_Q_DEF:
             persistence = route.persistence
@@ -362,7 +399,8 @@ class QueueManager:
 
         msgid = md.MsgId
         if msgid == C.MQMI_NONE or options & C.MQPMO_NEW_MSG_ID:
-            msgid = self.new_msgid()
+            self._msgids += 1
+            msgid = self._msgid_prefix + self._msgids.to_bytes(8, "big")
         elif len(msgid) != 24:
             msgid = msgid.ljust(24, b"\0")
         correlid = md.CorrelId
@@ -374,19 +412,22 @@ class QueueManager:
         if md.ReplyToQ and not md.ReplyToQMgr:
             extra = extra or {}
             extra["ReplyToQMgr"] = self._reply_qmgr(md.ReplyToQ)
-        ctx = self._put_context(md, options)
+        ctx = self._ctx_default if not options & _SET_CONTEXT else self._put_context(md, options)
 
-        deadline = deadline_of(expiry, now)
+        deadline = NEVER if expiry == -1 else now + expiry * 100
         xdeadline = None
         if route.remote is not None:  # rule XQH-01
             data, extra, ctx, xdeadline = delivery.wrap_for_transmission(
                 self, route.remote, data, msgid, correlid, priority, expiry, extra, ctx, now
             )
-        elif direct_xmit:
+        elif md.Format == C.MQFMT_XMIT_Q_HEADER:  # any queue: rule XQH-03 says "from any queue"
             xdeadline = delivery.embedded_deadline(data, md.Encoding, now)
+        self._seq += 1
         message = Message(
-            self.next_seq(),
-            self._lane(local, priority),
+            self._seq,
+            local.defprty
+            if local.msgdlvsq == "FIFO"
+            else (priority if priority <= maxprty else maxprty),
             priority,
             deadline,
             now,
@@ -398,24 +439,27 @@ class QueueManager:
             UNCOMMITTED_PUT if syncpoint else AVAILABLE,
             xdeadline,
         )
-        local.store.add(message)
+        store.add(message)
 
-        out = md.__dict__  # output fields of MQPUT
+        out = md.__dict__  # the output fields of MQPUT
         out["MsgId"] = msgid
         if options & C.MQPMO_NEW_CORREL_ID:
             out["CorrelId"] = correlid
         if ctx is self._ctx_default:
             out.update(ctx)
-            out["PutDate"], out["PutTime"] = put_stamp(self.sim.start, now // 10)
+            out["PutDate"], out["PutTime"] = self.sim.stamp(now)
         if extra is not None and "ReplyToQMgr" in extra and not md.ReplyToQMgr:
             out["ReplyToQMgr"] = extra["ReplyToQMgr"]
 
         if self.record_events:
             detail = f"to {route.remote.rname} at {route.remote.rqmname}" if route.remote else ""
-            self.log(local.name, "put", message, "syncpoint" if syncpoint else "", warning, detail)
+            cause = "syncpoint" if syncpoint else ""
+            self._log.append(
+                (now, local.name, "put", msgid, priority, deadline, cause, warning, detail)
+            )
         if syncpoint:
             self._uow.append(("put", local, message))
-        else:
+        elif local.trigger or local.usage == "XMITQ":
             self.arrived(local, message)
         if warning:
             warnings.warn(
@@ -428,15 +472,13 @@ class QueueManager:
         return warning
 
     def _lane(self, local: QLocal, priority: int) -> int:
+        """The priority a message is ordered at: DEFPRTY on FIFO queues, capped at MAXPRTY."""
         if local.msgdlvsq == "FIFO":
             return local.defprty
         return priority if priority <= self.maxprty else self.maxprty
 
     def _put_context(self, md: MD, options: int) -> dict[str, Any]:
-        if not options & (
-            C.MQPMO_NO_CONTEXT | C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_SET_IDENTITY_CONTEXT
-        ):
-            return self._ctx_default
+        """Context of an application put with MQPMO_NO_CONTEXT / SET_IDENTITY / SET_ALL."""
         if options & C.MQPMO_NO_CONTEXT:
             return {"PutApplType": C.MQAT_NO_CONTEXT, "PutDate": "", "PutTime": ""}
         if options & C.MQPMO_SET_IDENTITY_CONTEXT:
@@ -504,6 +546,10 @@ class QueueManager:
         now = self.sim.now
         if route.cap is not None:
             deadline = min(deadline, now + route.cap * 100)
+        if route.remote is None and fields.get("Format") == C.MQFMT_XMIT_Q_HEADER:
+            xdeadline = xdeadline or delivery.embedded_deadline(
+                data, fields.get("Encoding", C.MQENC_NATIVE), now
+            )
         if route.remote is not None:
             expiry = remaining_tenths(deadline, now)
             data, extra, ctx, xdeadline = delivery.wrap_for_transmission(
@@ -614,7 +660,9 @@ class QueueManager:
                 sim.run_until(until)
                 message = self._find(handle, local, md, opts)
                 if message is None:
-                    raise fail(C.MQRC_NO_MSG_AVAILABLE, f"waited {wait} ms: " + self._nothing(local))
+                    raise fail(
+                        C.MQRC_NO_MSG_AVAILABLE, f"waited {wait} ms: " + self._nothing(local)
+                    )
                 return message
             assert nxt is not None
             sim.run_until(nxt)
@@ -642,14 +690,14 @@ class QueueManager:
         warning = 0
         if max_length is not None and len(data) > max_length:
             if not opts.accept_truncated:
-                fill_md(md, message, now, self.sim.start)
+                fill_md(md, message, now, self.sim.stamp)
                 raise MQMIError(
                     C.MQCC_WARNING,
                     C.MQRC_TRUNCATED_MSG_FAILED,
                     f"message is {len(data)} bytes, buffer {max_length}",
                 )
             data, warning = data[:max_length], C.MQRC_TRUNCATED_MSG_ACCEPTED
-        fill_md(md, message, now, self.sim.start)
+        fill_md(md, message, now, self.sim.stamp)
         if opts.browse:
             handle.cursor = (message.lane, message.seq)
             handle.cursor_message = message
@@ -660,9 +708,11 @@ class QueueManager:
             if handle.locked is message:
                 handle.locked = None
             message.locker = None
-            if opts.options & C.MQGMO_SYNCPOINT or (
-                opts.options & C.MQGMO_SYNCPOINT_IF_PERSISTENT and md.Persistence == 1
-            ) or (self.profile == "zos" and not opts.options & C.MQGMO_NO_SYNCPOINT):
+            if (
+                opts.options & C.MQGMO_SYNCPOINT
+                or (opts.options & C.MQGMO_SYNCPOINT_IF_PERSISTENT and md.Persistence == 1)
+                or (self.profile == "zos" and not opts.options & C.MQGMO_NO_SYNCPOINT)
+            ):
                 local.store.hold(message)
                 self._uow.append(("get", local, message))
                 self.log(local.name, "get", message, "syncpoint")
@@ -776,4 +826,3 @@ class QueueManager:
     def messages(self, name: str) -> Iterator[Message]:
         """Stored messages of a local queue in delivery order (read-only use: views, tests)."""
         return self.local(name).store.messages()
-

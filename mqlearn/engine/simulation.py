@@ -43,6 +43,7 @@ class Simulation:
         self.start = start
         self._heap: list[Scheduled] = []
         self._seq = 0
+        self._stamps: dict[int, tuple[str, str]] = {}
 
     def __repr__(self) -> str:
         return f"<Simulation now={self.now} ms, {len(self._heap)} pending>"
@@ -125,6 +126,18 @@ class Simulation:
     def datetime(self, time_ms: int | None = None) -> datetime:
         """The calendar instant (UTC) of a virtual time (default: now)."""
         return self.start + timedelta(milliseconds=self.now if time_ms is None else time_ms)
+
+    def stamp(self, time_ms: int) -> tuple[str, str]:
+        """PutDate (YYYYMMDD) and PutTime (HHMMSSTH, GMT) of a virtual time; cached per hundredth."""
+        hundredths = time_ms // 10
+        stamp = self._stamps.get(hundredths)
+        if stamp is None:
+            moment = self.start + timedelta(milliseconds=hundredths * 10)
+            stamp = (moment.strftime("%Y%m%d"), f"{moment:%H%M%S}{moment.microsecond // 10000:02d}")
+            if len(self._stamps) >= 4096:
+                self._stamps.clear()
+            self._stamps[hundredths] = stamp
+        return stamp
 
     def _drop_cancelled(self) -> None:
         heap = self._heap

@@ -204,18 +204,19 @@ class LocalStore:
     def due(self, now: int) -> list[Message]:
         """Present messages whose deadline has passed, in deadline order (for expiry scans).
 
-        Messages that cannot be discarded now (uncommitted, in a unit of work) stay in the heap.
+        Messages a scan may not touch now (uncommitted, in a unit of work, locked by a browse)
+        stay in the heap for the next scan.
         """
         heap = self._deadlines
         found: list[Message] = []
         keep: list[tuple[int, Message]] = []
         while heap and heap[0][0] <= now:
             entry = heapq.heappop(heap)
-            state = entry[1].state
-            if state == AVAILABLE:
-                found.append(entry[1])  # the caller discards every one of these
-            elif state != REMOVED:
-                keep.append(entry)  # uncommitted or in a unit of work: look again next scan
+            message = entry[1]
+            if message.state == AVAILABLE and message.locker is None:
+                found.append(message)  # the caller discards every one of these
+            elif message.state != REMOVED:
+                keep.append(entry)  # uncommitted, in a unit of work or locked: look again later
         for entry in keep:
             heapq.heappush(heap, entry)
         if len(heap) > _COMPACT_MIN and len(heap) > 2 * self.count:

@@ -134,7 +134,9 @@ def check_report(report: int) -> None:
     for mask, allowed in _REPORT_SUBFIELDS:
         part = report & mask
         if part and part not in allowed:
-            raise fail(C.MQRC_REPORT_OPTIONS_ERROR, f"Report {report:#x}: {part:#x} is not an option")
+            raise fail(
+                C.MQRC_REPORT_OPTIONS_ERROR, f"Report {report:#x}: {part:#x} is not an option"
+            )
 
 
 def check_expiry(expiry: int, enforce_max: bool, field: str = "Expiry") -> None:
@@ -151,8 +153,32 @@ def check_expiry(expiry: int, enforce_max: bool, field: str = "Expiry") -> None:
         )
 
 
+_SIMPLE_MD = frozenset({"Expiry", "Priority"})
+
+
 def check_put_md(md: MD, enforce_max: bool) -> None:
-    """Every MQMD check an MQPUT makes, in IBM's field order; raises MQMIError."""
+    """Every MQMD check an MQPUT makes, in IBM's field order; raises MQMIError.
+
+    Fields an MD does not set itself hold IBM's initial values, which pass every check; so an MD
+    that sets only Expiry and/or Priority (most puts) needs only those two checked.
+    """
+    d = md.__dict__
+    if d.keys() <= _SIMPLE_MD:
+        expiry = d.get("Expiry", -1)
+        if type(expiry) is not int:
+            raise TypeError(f"MD.Expiry must be an int, got {type(expiry).__name__}")
+        if (expiry <= 0 and expiry != -1) or (enforce_max and expiry > MAX_EXPIRY):
+            check_expiry(expiry, enforce_max)
+        priority = d.get("Priority", -1)
+        if type(priority) is not int:
+            raise TypeError(f"MD.Priority must be an int, got {type(priority).__name__}")
+        if priority < -1:
+            raise fail(C.MQRC_PRIORITY_ERROR, f"Priority {priority} is below -1")
+        return
+    _check_full_md(md, enforce_max)
+
+
+def _check_full_md(md: MD, enforce_max: bool) -> None:
     if md.StrucId != C.MQMD_STRUC_ID or md.Version not in (1, 2):
         raise fail(C.MQRC_MD_ERROR, f"MD StrucId {md.StrucId!r} / Version {md.Version!r}")
     report = _int_field(md, "Report")
@@ -183,8 +209,24 @@ def check_put_md(md: MD, enforce_max: bool) -> None:
         raise TypeError(f"MD.Format must be a str of at most 8 characters, got {md.Format!r}")
 
 
+_PMO_CACHE: dict[int, int] = {}
+
+
 def check_pmo(pmo: PMO) -> int:
-    """PMO checks; returns the options."""
+    """PMO checks; returns the options. Options-only PMOs are checked once per value."""
+    d = pmo.__dict__
+    if not d:
+        return C.MQPMO_NONE
+    if d.keys() == {"Options"}:
+        options = _PMO_CACHE.get(d["Options"])
+        if options is None:
+            options = _check_pmo(pmo)
+            _PMO_CACHE[options] = options
+        return options
+    return _check_pmo(pmo)
+
+
+def _check_pmo(pmo: PMO) -> int:
     if pmo.StrucId != C.MQPMO_STRUC_ID or pmo.Version not in (1, 2, 3):
         raise fail(C.MQRC_PMO_ERROR, f"PMO StrucId {pmo.StrucId!r} / Version {pmo.Version!r}")
     options = pmo.Options
@@ -219,8 +261,28 @@ class GetOptions(NamedTuple):
     accept_truncated: bool
 
 
+_GMO_KEYS = frozenset({"Options", "WaitInterval", "MatchOptions", "Version"})
+_GMO_CACHE: dict[tuple[object, ...], GetOptions] = {}
+
+
 def check_gmo(gmo: GMO) -> GetOptions:
-    """GMO checks (MQRC_OPTIONS_ERROR, MQRC_WAIT_INTERVAL_ERROR, MQRC_MATCH_OPTIONS_ERROR ...)."""
+    """GMO checks (MQRC_OPTIONS_ERROR, MQRC_WAIT_INTERVAL_ERROR, MQRC_MATCH_OPTIONS_ERROR ...).
+
+    A GMO that sets only the fields below decodes the same way every time: cached by value.
+    """
+    d = gmo.__dict__
+    if not d.keys() <= _GMO_KEYS:
+        return _check_gmo(gmo)
+    key = (d.get("Options"), d.get("WaitInterval"), d.get("MatchOptions"), d.get("Version"))
+    decoded = _GMO_CACHE.get(key)
+    if decoded is None:
+        decoded = _check_gmo(gmo)
+        if len(_GMO_CACHE) < 1024:
+            _GMO_CACHE[key] = decoded
+    return decoded
+
+
+def _check_gmo(gmo: GMO) -> GetOptions:
     if gmo.StrucId != C.MQGMO_STRUC_ID or gmo.Version not in (1, 2, 3, 4):
         raise fail(C.MQRC_GMO_ERROR, f"GMO StrucId {gmo.StrucId!r} / Version {gmo.Version!r}")
     options = gmo.Options

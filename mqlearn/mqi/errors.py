@@ -42,7 +42,7 @@ class MQMIError(Exception):
     def reason_name(self) -> str:
         return reason_name(self.reason)
 
-    def errorAsString(self) -> str:  # noqa: N802 - pymqi's spelling
+    def errorAsString(self) -> str:
         return str(self)
 
     def __str__(self) -> str:

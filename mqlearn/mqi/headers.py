@@ -1,0 +1,129 @@
+"""MQ headers carried in message data: MQXQH, MQDLH and MQTM, with IBM's names and initial values.
+
+Layouts follow IBM's C declarations (``struct tagMQXQH``, ``tagMQDLH``, ``tagMQTM``); the packing is
+:mod:`mqlearn.mqi.binary`'s, shared with the MD. A header is in the character set and encoding of
+the queue manager that wrote it, so ``pack`` defaults to MQENC_NATIVE and ``unpack`` detects the
+byte order from the header's Version.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Self
+
+from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.binary import field_offset, pack_struct, unpack_struct
+from mqlearn.mqi.structs import MD, Field, MQStruct
+
+
+class _Header(MQStruct):
+    """A header structure: ``pack`` to bytes in a given encoding, ``unpack`` from bytes."""
+
+    def pack(self, encoding: int = C.MQENC_NATIVE) -> bytes:
+        """The header as IBM lays it out, integers in ``encoding``'s byte order (default native)."""
+        return pack_struct(self, encoding)
+
+    @classmethod
+    def unpack(cls, raw: bytes, encoding: int | None = None) -> Self:
+        """Read the header from the start of ``raw`` (message data may follow it)."""
+        return unpack_struct(cls, raw, encoding)
+
+
+class MQXQH(_Header):
+    """Transmission-queue header: where a message on a transmission queue is going, and its MQMD.
+
+    ``MsgDesc`` is the application's descriptor, always embedded as a version-1 MQMD (324 bytes),
+    whatever its ``Version`` says. Its Expiry is the message's second Expiry (rules XQH-01..05).
+    Each MQXQH gets its own fresh ``MD()`` unless one is given.
+    """
+
+    _LAYOUT = (
+        Field("StrucId", "c", 4),
+        Field("Version", "l", 4),
+        Field("RemoteQName", "c", 48),
+        Field("RemoteQMgrName", "c", 48),
+        Field("MsgDesc", "md", C.MQMD_LENGTH_1),
+    )
+    StrucId: str = C.MQXQH_STRUC_ID
+    Version: int = C.MQXQH_VERSION_1
+    RemoteQName: str = ""
+    RemoteQMgrName: str = ""
+    MsgDesc: MD
+
+    def __init__(self, **fields: Any) -> None:
+        super().__init__(**fields)
+        if "MsgDesc" not in self.__dict__:
+            self.MsgDesc = MD()
+
+    def copy(self) -> MQXQH:
+        """A copy with its own copy of ``MsgDesc``: changing one header never changes the other."""
+        fields = dict(self.__dict__)
+        fields["MsgDesc"] = self.MsgDesc.copy()
+        return MQXQH(**fields)
+
+
+class MQDLH(_Header):
+    """Dead-letter header: why a message is on the dead-letter queue and where it was going.
+
+    ``Encoding``, ``CodedCharSetId`` and ``Format`` describe the data after the MQDLH (the original
+    message), not the MQDLH itself.
+    """
+
+    _LAYOUT = (
+        Field("StrucId", "c", 4),
+        Field("Version", "l", 4),
+        Field("Reason", "l", 4),
+        Field("DestQName", "c", 48),
+        Field("DestQMgrName", "c", 48),
+        Field("Encoding", "l", 4),
+        Field("CodedCharSetId", "l", 4),
+        Field("Format", "c", 8),
+        Field("PutApplType", "l", 4),
+        Field("PutApplName", "c", 28),
+        Field("PutDate", "c", 8),
+        Field("PutTime", "c", 8),
+    )
+    StrucId: str = C.MQDLH_STRUC_ID
+    Version: int = C.MQDLH_VERSION_1
+    Reason: int = C.MQRC_NONE
+    DestQName: str = ""
+    DestQMgrName: str = ""
+    Encoding: int = 0
+    CodedCharSetId: int = C.MQCCSI_UNDEFINED
+    Format: str = C.MQFMT_NONE
+    PutApplType: int = 0
+    PutApplName: str = ""
+    PutDate: str = ""
+    PutTime: str = ""
+
+
+class MQTM(_Header):
+    """Trigger message: which queue fired a trigger and which process to start (rule TRG-01)."""
+
+    _LAYOUT = (
+        Field("StrucId", "c", 4),
+        Field("Version", "l", 4),
+        Field("QName", "c", 48),
+        Field("ProcessName", "c", 48),
+        Field("TriggerData", "c", 64),
+        Field("ApplType", "l", 4),
+        Field("ApplId", "c", 256),
+        Field("EnvData", "c", 128),
+        Field("UserData", "c", 128),
+    )
+    StrucId: str = C.MQTM_STRUC_ID
+    Version: int = C.MQTM_VERSION_1
+    QName: str = ""
+    ProcessName: str = ""
+    TriggerData: str = ""
+    ApplType: int = 0
+    ApplId: str = ""
+    EnvData: str = ""
+    UserData: str = ""
+
+
+XQH_LENGTH = C.MQXQH_LENGTH_1
+DLH_LENGTH = C.MQDLH_LENGTH_1
+TM_LENGTH = C.MQTM_LENGTH_1
+# Where the embedded descriptor, and its Expiry, sit in a packed MQXQH: 104 and 120.
+XQH_MSGDESC_OFFSET = field_offset(MQXQH, "MsgDesc")
+XQH_EMBEDDED_EXPIRY_OFFSET = XQH_MSGDESC_OFFSET + field_offset(MD, "Expiry")
