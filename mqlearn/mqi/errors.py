@@ -6,6 +6,12 @@ from functools import cache
 
 from mqlearn.mqi import cmqc as C
 
+# Codes with two names in CMQC: the name IBM's reason-code pages lead with.
+_PRIMARY = {
+    C.MQRC_CONVERTED_MSG_TOO_BIG: "MQRC_CONVERTED_MSG_TOO_BIG",
+    C.MQRC_STORAGE_MEDIUM_FULL: "MQRC_STORAGE_MEDIUM_FULL",
+}
+
 
 @cache
 def _names(prefix: str) -> dict[int, str]:
@@ -13,6 +19,8 @@ def _names(prefix: str) -> dict[int, str]:
     for name, value in vars(C).items():
         if name.startswith(prefix) and isinstance(value, int):
             table.setdefault(value, name)
+    if prefix == "MQRC_":
+        table.update(_PRIMARY)
     return table
 
 

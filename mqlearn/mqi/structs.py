@@ -12,7 +12,7 @@ NUL-padded). The layouts drive the byte-exact packing in :mod:`mqlearn.mqi.binar
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Self
 
 from mqlearn.mqi import cmqc as C
 
@@ -63,7 +63,8 @@ class MQStruct:
         for name, value in fields.items():
             setattr(self, name, value)
 
-    def copy(self) -> MQStruct:
+    def copy(self) -> Self:
+        """A shallow copy (field values are immutable: ints, str, bytes)."""
         clone = object.__new__(type(self))
         clone.__dict__.update(self.__dict__)
         return clone
@@ -152,12 +153,13 @@ class MD(MQStruct):
     def pack(self, encoding: int | None = None) -> bytes:
         """The descriptor as IBM lays it out: 324 bytes (Version 1) or 364 (Version 2).
 
-        Integers use ``encoding`` (default: this descriptor's own ``Encoding``): 546 little-endian,
-        273 big-endian.
+        Integers use ``encoding``: by default the queue manager's native one (546, little-endian),
+        since an MQMD is always in native encoding while its ``Encoding`` field describes the
+        message data; 273 gives big-endian.
         """
         from mqlearn.mqi.binary import pack_struct
 
-        return pack_struct(self, self.Encoding if encoding is None else encoding)
+        return pack_struct(self, C.MQENC_NATIVE if encoding is None else encoding)
 
     @classmethod
     def unpack(cls, raw: bytes, encoding: int | None = None) -> MD:
@@ -198,7 +200,7 @@ class GMO(MQStruct):
     SegmentStatus: str = chr(C.MQSS_NOT_A_SEGMENT)
     Segmentation: str = chr(C.MQSEG_INHIBITED)
     Reserved1: str = " "
-    MsgToken: bytes = bytes(16)
+    MsgToken: bytes = C.MQMTOK_NONE
     ReturnedLength: int = C.MQRL_UNDEFINED
 
 
