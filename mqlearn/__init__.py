@@ -4,7 +4,7 @@ The names mirror pymqi/ibmmq (MD, GMO, PMO, Queue.put/get, MQMIError) so that wh
 here transfers to real MQ code; see docs/engine.md for the behaviour and ../shared rules for IDs.
 """
 
-from mqlearn.engine import Channel, Event, Queue, QueueManager, Simulation, reply_md
+from mqlearn.engine import Channel, Event, Queue, QueueManager, Simulation, reply_md, report_expired
 from mqlearn.mqi import (
     CMQC,
     GMO,
@@ -37,4 +37,5 @@ __all__ = [
     "Simulation",
     "reason_name",
     "reply_md",
+    "report_expired",
 ]

@@ -8,6 +8,7 @@ as IBM describes: reply queue → dead-letter queue → thrown away (rule RPT-06
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mqlearn.engine.descriptor import IDENTITY_FIELDS, message_fields
@@ -98,7 +99,7 @@ def original(qm: QueueManager, message: Message) -> tuple[dict[str, Any], bytes,
     For an MQXQH message that is the message inside the header (reports describe it, RPT-04).
     """
     now = qm.sim.now
-    fields = message_fields(message, now, qm.sim.stamp)
+    fields = message_fields(message, now, qm.sim)
     data = message.data
     if fields["Format"] == C.MQFMT_XMIT_Q_HEADER and len(data) >= XQH_LENGTH:
         header, data = unwrap(data, fields["Encoding"])
@@ -197,10 +198,27 @@ def expiration_report(qm: QueueManager, local: QLocal, message: Message) -> None
     if not wrapped and not message.field("Report", 0) & C.MQRO_EXPIRATION_WITH_FULL_DATA:
         return  # the common case, decided without building the descriptor
     fields, data, _ = original(qm, message)
+    where = send_expiration_report(qm, fields, data, qm.qmgr_context)
+    if where is not None:
+        qm.log(local.name, "report", message, "expiration", detail=where)
+
+
+def send_expiration_report(
+    qm: QueueManager,
+    fields: dict[str, Any],
+    data: bytes,
+    context: Callable[[dict[str, Any]], dict[str, Any]],
+) -> str | None:
+    """Build and send the expiration report ``fields`` asks for; None when it asks for none.
+
+    ``context`` gives the report's context from the original's identity fields: the queue
+    manager's own (PutApplType MQAT_QMGR) when it discards, an application's otherwise (RPT-08).
+    Returns where the report went.
+    """
     report = fields["Report"]
-    if not report & C.MQRO_EXPIRATION_WITH_FULL_DATA:
-        return
     level = report & C.MQRO_EXPIRATION_WITH_FULL_DATA
+    if not level:
+        return None
     if level == C.MQRO_EXPIRATION:
         body = b""
     elif level == C.MQRO_EXPIRATION_WITH_DATA:
@@ -230,11 +248,9 @@ def expiration_report(qm: QueueManager, local: QLocal, message: Message) -> None
             fields["OriginalLength"] if fields["OriginalLength"] != C.MQOL_UNDEFINED else len(data)
         ),
     }
-    ctx = qm.qmgr_context({name: fields[name] for name in IDENTITY_FIELDS})
-    now = qm.sim.now
-    deadline = now + PASSED_EXPIRY_TENTHS * 100 if passing else NEVER
-    where = send(qm, fields["ReplyToQMgr"], fields["ReplyToQ"], body, report_fields, ctx, deadline)
-    qm.log(local.name, "report", message, "expiration", detail=where)
+    ctx = context({name: fields[name] for name in IDENTITY_FIELDS})
+    deadline = qm.sim.now + PASSED_EXPIRY_TENTHS * 100 if passing else NEVER
+    return send(qm, fields["ReplyToQMgr"], fields["ReplyToQ"], body, report_fields, ctx, deadline)
 
 
 # -- triggers (rules TRG-01, TRG-02) ---------------------------------------------------------------

@@ -9,12 +9,14 @@ version-2 MD.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mqlearn.engine.message import Message, remaining_tenths
+from mqlearn.engine.message import NEVER, Message
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.structs import MD
+
+if TYPE_CHECKING:
+    from mqlearn.engine.simulation import Simulation
 
 # Fields a queue keeps in Message slots (MsgId, CorrelId, Priority, Expiry as a deadline, BackoutCount).
 SLOT_FIELDS = frozenset({"MsgId", "CorrelId", "Priority", "Expiry", "BackoutCount"})
@@ -39,7 +41,6 @@ CARRIED_FIELDS = frozenset(
         "Encoding",
         "CodedCharSetId",
         "Format",
-        "Persistence",
         "ReplyToQ",
         "ReplyToQMgr",
     }
@@ -51,8 +52,11 @@ def default(name: str) -> Any:
     return _DEFAULTS[name]
 
 
-def carried_fields(md: MD, persistence: int) -> dict[str, Any] | None:
-    """The non-initial descriptor fields a put keeps with the message (None when there are none)."""
+def carried_fields(md: MD) -> dict[str, Any] | None:
+    """The non-initial descriptor fields a put keeps with the message (None when there are none).
+
+    Persistence is resolved by the put and kept with the shared fields, not here.
+    """
     extra: dict[str, Any] | None = None
     for name, value in md.__dict__.items():
         if name in CARRIED_FIELDS and value != _DEFAULTS[name]:
@@ -63,10 +67,6 @@ def carried_fields(md: MD, persistence: int) -> dict[str, Any] | None:
         fmt = extra.get("Format")
         if fmt is not None and len(fmt) != 8:
             extra["Format"] = fmt.ljust(8)
-        extra.pop("Persistence", None)  # resolved below
-    if persistence != _DEFAULTS["Persistence"]:
-        extra = extra or {}
-        extra["Persistence"] = persistence
     if md.Version >= 2:
         for name in V2_FIELDS:
             value = getattr(md, name)
@@ -97,17 +97,15 @@ def stored_extra(fields: dict[str, Any]) -> dict[str, Any] | None:
     return extra or None
 
 
-Stamp = Callable[[int], tuple[str, str]]
-
-
-def fill_md(md: MD, message: Message, now: int, stamp: Stamp) -> None:
+def fill_md(md: MD, message: Message, now: int, sim: Simulation) -> None:
     """Write a retrieved message into ``md`` as MQGET does (rule EXP-11: Expiry = remaining)."""
     d = md.__dict__
     version = d.get("Version", 1)
     d.clear()
     if version != 1:
         d["Version"] = version
-    d["PutDate"], d["PutTime"] = stamp(message.put_ms)
+    put_ms = message.put_ms
+    d["PutDate"], d["PutTime"] = sim.stamps.get(put_ms // 10) or sim.stamp(put_ms)
     d.update(message.ctx)
     extra = message.extra
     if extra is not None:
@@ -118,13 +116,14 @@ def fill_md(md: MD, message: Message, now: int, stamp: Stamp) -> None:
     d["MsgId"] = message.msgid
     d["CorrelId"] = message.correlid
     d["Priority"] = message.priority
-    d["Expiry"] = remaining_tenths(message.deadline, now)
+    left = message.deadline - now
+    d["Expiry"] = -1 if message.deadline == NEVER else (left + 99) // 100 if left > 0 else 0
     if message.backouts:
         d["BackoutCount"] = message.backouts
 
 
-def message_fields(message: Message, now: int, stamp: Stamp) -> dict[str, Any]:
+def message_fields(message: Message, now: int, sim: Simulation) -> dict[str, Any]:
     """Every descriptor field of a stored message (version 2), as a get at ``now`` would see it."""
     md = MD(Version=C.MQMD_VERSION_2)
-    fill_md(md, message, now, stamp)
+    fill_md(md, message, now, sim)
     return md.get()

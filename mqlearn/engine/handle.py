@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mqlearn.engine.message import Message
-from mqlearn.engine.objects import QLocal
 from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.structs import GMO, MD, PMO
@@ -39,8 +38,9 @@ class Queue:
 
     def put(self, msg: bytes, md: MD | None = None, pmo: PMO | None = None) -> None:
         """MQPUT. ``md`` (if given) is updated in place with MsgId, PutDate, PutTime, ..."""
-        self._check_open()
-        warning = self.qm.put(self.name, msg, md, pmo, self)
+        if self.closed:
+            raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.name} is closed")
+        warning = self.qm.put(self.name, msg, md, pmo)
         self.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
         self.last_reason = warning
 
@@ -48,13 +48,13 @@ class Queue:
         self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
     ) -> bytes:
         """MQGET (and browse). ``md`` is filled with the message's descriptor; Expiry = remaining."""
-        self._check_open()
-        route = self.qm.route(self.name)
+        if self.closed:
+            raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.name} is closed")
+        qm = self.qm
+        route = qm.route(self.name)
         if route.remote is not None:
             raise fail(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, f"{self.name} is a remote queue: no gets")
-        local = route.local
-        assert isinstance(local, QLocal)
-        return self.qm.get(self, local, max_length, md, gmo)
+        return qm.get(self, route.local, max_length, md, gmo)
 
     def lock(self, message: Message) -> None:
         """MQGMO_LOCK: this handle's previous lock is released first."""
@@ -70,7 +70,3 @@ class Queue:
             self.locked = None
         self.cursor = self.cursor_message = None
         self.closed = True
-
-    def _check_open(self) -> None:
-        if self.closed:
-            raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.name} is closed")

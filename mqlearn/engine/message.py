@@ -77,9 +77,6 @@ class Message:
         self.backouts = backouts
         self.locker: object | None = None  # the handle holding an MQGMO_LOCK on it
 
-    def __lt__(self, other: Message) -> bool:  # tie-break for the deadline heap
-        return self.seq < other.seq
-
     def field(self, name: str, default: Any) -> Any:
         """A descriptor field stored outside the slots (``extra``, then ``ctx``), or ``default``."""
         extra = self.extra

@@ -34,14 +34,19 @@ from mqlearn.engine.message import (
 from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition, check_name
 from mqlearn.engine.simulation import Scheduled, Simulation
 from mqlearn.engine.validate import (
+    SIMPLE_MD,
+    SYNC_DEFAULT,
+    SYNC_IF_PERSISTENT,
+    SYNC_NO,
+    SYNC_YES,
     GetOptions,
     check_expiry,
     check_gmo,
     check_pmo,
     check_put_md,
+    check_simple_md,
     fail,
     message_bytes,
-    struct_arg,
 )
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, MQWarning
@@ -58,6 +63,18 @@ RawEvent = tuple[int, str, str, bytes | None, int | None, int | None, str, int, 
 DEFAULT_EXPIRY_TASK_SECONDS = 300  # distributed: qm.ini TuningParameters ExpiryInterval
 ENFORCE_ENV = "AMQ_ENFORCE_MAX_EXPIRY_ERROR"
 XQH_EXPIRY_END = 124  # bytes needed to hold the embedded Expiry of an MQXQH
+_PUT_INHIBITED = C.MQRC_PUT_INHIBITED
+_Q_FULL = C.MQRC_Q_FULL
+_XQH = C.MQFMT_XMIT_Q_HEADER
+_PRIORITY_EXCEEDS_MAXIMUM = C.MQRC_PRIORITY_EXCEEDS_MAXIMUM
+_PERSISTENCE_AS_Q_DEF = C.MQPER_PERSISTENCE_AS_Q_DEF
+_PMO_SYNCPOINT = C.MQPMO_SYNCPOINT
+_PMO_NO_SYNCPOINT = C.MQPMO_NO_SYNCPOINT
+_PMO_NEW_MSG_ID = C.MQPMO_NEW_MSG_ID
+_PMO_NEW_CORREL_ID = C.MQPMO_NEW_CORREL_ID
+_MI_NONE = C.MQMI_NONE
+_CI_NONE = C.MQCI_NONE
+_NO_GMO = GMO()  # stands for "gmo=None"; never written to
 _SET_CONTEXT = C.MQPMO_NO_CONTEXT | C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_SET_IDENTITY_CONTEXT
 BROWSE_OPTIONS = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
 
@@ -114,7 +131,6 @@ class QueueManager:
         self.maxprty = 9
         self._log: list[RawEvent] = []  # converted to Event lazily (the hot path only appends)
         self._events: list[Event] = []
-        self.generation = 0  # bumped by every definition change (handles re-resolve)
         self._msgids = 0  # MsgId counter
         self._seq = 0  # arrival order
         self._msgid_prefix = b"AMQ " + name.encode("ascii")[:12].ljust(12)
@@ -123,6 +139,8 @@ class QueueManager:
         self._xmit_listeners: dict[str, list[Callable[[], None]]] = {}
         self._ctx_default = self._context(C.MQAT_UNIX, "mqlearn", "mqlearn")
         self._ctx_qmgr = self._context(C.MQAT_QMGR, "mqlearn", self.name[:28])
+        # descriptor fields shared by every message an application puts: context + persistence
+        self._shared = {p: {**self._ctx_default, "Persistence": p} for p in (0, 1)}
         self.expryint = DEFAULT_EXPIRY_TASK_SECONDS if profile == "distributed" else 0
         self._expiry_task: Scheduled | None = None
         self._schedule_expiry_task()
@@ -227,16 +245,15 @@ class QueueManager:
         return (d for d in self.objects.values() if isinstance(d, QLocal))
 
     def _changed(self) -> None:
-        self.generation += 1
-        self._routes.clear()
+        self._routes.clear()  # definitions changed: names resolve afresh
 
     def route(self, name: str) -> Route:
         """Resolve a queue name as MQOPEN does (aliases, remote definitions, transmission queues)."""
-        route = self._routes.get(name)
-        if route is None:
-            route = self._resolve(name)
-            self._routes[name] = route
-        return route
+        try:
+            return self._routes[name]
+        except KeyError:
+            route = self._routes[name] = self._resolve(name)
+            return route
 
     def _resolve(self, name: str) -> Route:
         definition = self.definition(name)
@@ -276,6 +293,10 @@ class QueueManager:
 
     def _context(self, appl_type: int, user: str, appl_name: str) -> dict[str, Any]:
         return {"UserIdentifier": user, "PutApplType": appl_type, "PutApplName": appl_name}
+
+    def application_context(self) -> dict[str, Any]:
+        """Context of a message an application puts with MQPMO_DEFAULT_CONTEXT."""
+        return self._ctx_default
 
     def qmgr_context(self, identity: dict[str, Any] | None = None) -> dict[str, Any]:
         """Context of a message the queue manager puts itself (reports, dead letters)."""
@@ -348,79 +369,84 @@ class QueueManager:
 
     # ---------------------------------------------------------------------------------------------
     # MQPUT
-    def put(
-        self, name: str, data: object, md: MD | None, pmo: PMO | None, handle: Queue | None = None
-    ) -> int:
-        """MQPUT to a queue name; returns the reason code of a warning (0 when none)."""
-        data = message_bytes(data)
-        md = struct_arg(md, MD, "md")
-        pmo = struct_arg(pmo, PMO, "pmo")
+    def put(self, name: str, data: object, md: MD | None = None, pmo: PMO | None = None) -> int:
+        """MQPUT (or MQPUT1) to a queue name; returns the reason code of a warning (0 if none).
+
+        This is the hot path of every simulation, so the common case (an MD that sets at most
+        Expiry and Priority, a PMO without context or syncpoint options) is checked inline.
+        """
+        if type(data) is not bytes:
+            data = message_bytes(data)
+        if md is None:
+            md = MD()
+        elif type(md) is not MD:
+            raise TypeError(f"md must be an mqlearn MD, got {type(md).__name__}")
+        if pmo is not None and type(pmo) is not PMO:
+            raise TypeError(f"pmo must be an mqlearn PMO, got {type(pmo).__name__}")
         try:
             route = self.route(name)
-            return self._put(route, data, md, pmo)
+            options = check_pmo(pmo) if pmo is not None and pmo.__dict__ else 0
+            d = md.__dict__
+            if d.keys() <= SIMPLE_MD:
+                expiry, priority = check_simple_md(d, self.enforce_max_expiry)
+                extra = None
+            else:
+                check_put_md(md, self.enforce_max_expiry)
+                expiry, priority = md.Expiry, md.Priority
+                extra = carried_fields(md)
+            local = route.local
+            store = local.store
+            if route.inhibited is not None:
+                raise fail(_PUT_INHIBITED, f"{route.inhibited} is PUT(DISABLED)")
+            if store.count - store.in_uow >= local.maxdepth:
+                raise fail(_Q_FULL, f"{local.name} holds MAXDEPTH={local.maxdepth} messages")
+            if route.direct_xmit and md.Format == _XQH:
+                self._check_direct_xqh(data, md)
         except MQMIError as error:
             self.log(name, "failed", cause="put", reason=error.reason, detail=error.detail)
             raise
 
-    def put1(self, name: str, data: object, md: MD | None = None, pmo: PMO | None = None) -> None:
-        """MQPUT1: open, put one message, close."""
-        self.put(name, data, md, pmo)
-
-    def _put(self, route: Route, data: bytes, md: MD, pmo: PMO) -> int:
-        """The MQPUT itself, after the name is resolved. Kept lean: it is the hot path."""
-        options = check_pmo(pmo)
-        check_put_md(md, self.enforce_max_expiry)
-        local = route.local
-        store = local.store
-        if route.inhibited is not None:
-            raise fail(C.MQRC_PUT_INHIBITED, f"{route.inhibited} is PUT(DISABLED)")
-        if store.count - store.in_uow >= local.maxdepth:
-            raise fail(C.MQRC_Q_FULL, f"{local.name} holds MAXDEPTH={local.maxdepth} messages")
-        direct_xmit = route.direct_xmit and md.Format == C.MQFMT_XMIT_Q_HEADER
-        if direct_xmit:
-            self._check_direct_xqh(data, md)
-
         now = self.sim.now
-        expiry = md.Expiry
         cap = route.cap
         if cap is not None and (expiry == -1 or expiry > cap):
             expiry = cap  # rule EXP-06: Expiry itself is input-only, md keeps the application's
-        priority = md.Priority
         if priority == -1:
             priority = route.defprty
         maxprty = self.maxprty
-        warning = C.MQRC_PRIORITY_EXCEEDS_MAXIMUM if priority > maxprty else 0
+        warning = _PRIORITY_EXCEEDS_MAXIMUM if priority > maxprty else 0
         persistence = md.Persistence
-        if persistence == C.MQPER_PERSISTENCE_AS_Q_DEF:
+        if persistence == _PERSISTENCE_AS_Q_DEF:
             persistence = route.persistence
-        syncpoint = bool(options & C.MQPMO_SYNCPOINT) or (
-            self.profile == "zos" and not options & C.MQPMO_NO_SYNCPOINT
+        syncpoint = options & _PMO_SYNCPOINT or (
+            self.profile == "zos" and not options & _PMO_NO_SYNCPOINT
         )
 
         msgid = md.MsgId
-        if msgid == C.MQMI_NONE or options & C.MQPMO_NEW_MSG_ID:
+        if msgid == _MI_NONE or options & _PMO_NEW_MSG_ID:
             self._msgids += 1
             msgid = self._msgid_prefix + self._msgids.to_bytes(8, "big")
         elif len(msgid) != 24:
             msgid = msgid.ljust(24, b"\0")
         correlid = md.CorrelId
-        if options & C.MQPMO_NEW_CORREL_ID:
+        if options & _PMO_NEW_CORREL_ID:
             correlid = self.new_msgid()
         elif len(correlid) != 24:
             correlid = correlid.ljust(24, b"\0")
-        extra = carried_fields(md, persistence)
         if md.ReplyToQ and not md.ReplyToQMgr:
             extra = extra or {}
             extra["ReplyToQMgr"] = self._reply_qmgr(md.ReplyToQ)
-        ctx = self._ctx_default if not options & _SET_CONTEXT else self._put_context(md, options)
+        if options & _SET_CONTEXT:
+            shared = {**self._put_context(md, options), "Persistence": persistence}
+        else:
+            shared = self._shared[persistence]
 
         deadline = NEVER if expiry == -1 else now + expiry * 100
         xdeadline = None
         if route.remote is not None:  # rule XQH-01
-            data, extra, ctx, xdeadline = delivery.wrap_for_transmission(
-                self, route.remote, data, msgid, correlid, priority, expiry, extra, ctx, now
+            data, extra, shared, xdeadline = delivery.wrap_for_transmission(
+                self, route.remote, data, msgid, correlid, priority, expiry, extra, shared, now
             )
-        elif md.Format == C.MQFMT_XMIT_Q_HEADER:  # any queue: rule XQH-03 says "from any queue"
+        elif md.Format == _XQH:  # any queue: rule XQH-03 says "from any queue"
             xdeadline = delivery.embedded_deadline(data, md.Encoding, now)
         self._seq += 1
         message = Message(
@@ -434,22 +460,21 @@ class QueueManager:
             msgid,
             correlid,
             data,
-            ctx,
+            shared,
             extra,
             UNCOMMITTED_PUT if syncpoint else AVAILABLE,
             xdeadline,
         )
         store.add(message)
 
-        out = md.__dict__  # the output fields of MQPUT
-        out["MsgId"] = msgid
-        if options & C.MQPMO_NEW_CORREL_ID:
-            out["CorrelId"] = correlid
-        if ctx is self._ctx_default:
-            out.update(ctx)
-            out["PutDate"], out["PutTime"] = self.sim.stamp(now)
+        d["MsgId"] = msgid  # the output fields of MQPUT
+        if options & _PMO_NEW_CORREL_ID:
+            d["CorrelId"] = correlid
+        if not options & _SET_CONTEXT:
+            d.update(self._ctx_default)
+            d["PutDate"], d["PutTime"] = self.sim.stamps.get(now // 10) or self.sim.stamp(now)
         if extra is not None and "ReplyToQMgr" in extra and not md.ReplyToQMgr:
-            out["ReplyToQMgr"] = extra["ReplyToQMgr"]
+            d["ReplyToQMgr"] = extra["ReplyToQMgr"]
 
         if self.record_events:
             detail = f"to {route.remote.rname} at {route.remote.rqmname}" if route.remote else ""
@@ -467,9 +492,13 @@ class QueueManager:
                     f"MQCC_WARNING MQRC_PRIORITY_EXCEEDS_MAXIMUM (2049): Priority {md.Priority} is "
                     f"above MAXPRTY {self.maxprty}; queued at {self.maxprty}"
                 ),
-                stacklevel=4,
+                stacklevel=3,
             )
         return warning
+
+    def put1(self, name: str, data: object, md: MD | None = None, pmo: PMO | None = None) -> None:
+        """MQPUT1: open, put one message, close (warnings: see ``last_reason`` on a Queue)."""
+        self.put(name, data, md, pmo)
 
     def _lane(self, local: QLocal, priority: int) -> int:
         """The priority a message is ordered at: DEFPRTY on FIFO queues, capped at MAXPRTY."""
@@ -597,8 +626,14 @@ class QueueManager:
         gmo: GMO | None,
     ) -> bytes:
         """MQGET on an open handle (browse, lock, cursor, wait, syncpoint: docs/engine.md)."""
-        md = struct_arg(md, MD, "md")
-        gmo = struct_arg(gmo, GMO, "gmo")
+        if md is None:
+            md = MD()
+        elif type(md) is not MD:
+            raise TypeError(f"md must be an mqlearn MD, got {type(md).__name__}")
+        if gmo is None:
+            gmo = _NO_GMO
+        elif type(gmo) is not GMO:
+            raise TypeError(f"gmo must be an mqlearn GMO, got {type(gmo).__name__}")
         if max_length is not None and (type(max_length) is not int or max_length < 0):
             raise ValueError(f"max_length must be a non-negative int or None, got {max_length!r}")
         try:
@@ -606,35 +641,94 @@ class QueueManager:
             if local.get == "DISABLED":
                 raise fail(C.MQRC_GET_INHIBITED, f"{local.name} is GET(DISABLED)")
             if opts.unlock:
-                return self._unlock(handle, local)
+                return self._unlock(handle)
             message = self._find(handle, local, md, opts)
             if message is None:
                 message = self._wait(handle, local, md, opts)
-            return self._retrieve(handle, local, message, max_length, md, opts)
+            now = self.sim.now
+            data = message.data
+            if message.xdeadline is not None:  # rules XQH-03, XQH-05
+                data = delivery.decrement_embedded(data, message, now)
+            warning = 0
+            if max_length is not None and len(data) > max_length:
+                if not opts.accept_truncated:
+                    fill_md(md, message, now, self.sim)
+                    raise MQMIError(
+                        C.MQCC_WARNING,
+                        C.MQRC_TRUNCATED_MSG_FAILED,
+                        f"message is {len(data)} bytes, buffer {max_length}",
+                    )
+                data, warning = data[:max_length], C.MQRC_TRUNCATED_MSG_ACCEPTED
         except MQMIError as error:
             cause = "browse" if gmo.Options & BROWSE_OPTIONS else "get"
             self.log(local.name, "failed", cause=cause, reason=error.reason, detail=error.detail)
             raise
+        fill_md(md, message, now, self.sim)
+        if opts.browse:
+            handle.cursor = (message.lane, message.seq)
+            handle.cursor_message = message
+            if opts.lock:
+                handle.lock(message)
+            self.log(local.name, "browse", message, "lock" if opts.lock else "")
+        else:
+            if message.locker is not None:
+                handle.locked = message.locker = None
+            sync = opts.sync
+            if sync == SYNC_DEFAULT:
+                sync = SYNC_YES if self.profile == "zos" else SYNC_NO
+            elif sync == SYNC_IF_PERSISTENT:
+                sync = SYNC_YES if md.Persistence == C.MQPER_PERSISTENT else SYNC_NO
+            if sync == SYNC_YES:
+                local.store.hold(message)
+                self._uow.append(("get", local, message))
+                self.log(local.name, "get", message, "syncpoint")
+            else:
+                local.store.remove(message)
+                if self.record_events:
+                    self._log.append(
+                        (
+                            now,
+                            local.name,
+                            "get",
+                            message.msgid,
+                            message.priority,
+                            message.deadline,
+                            "",
+                            0,
+                            "",
+                        )
+                    )
+        handle.last_reason = warning
+        handle.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
+        return data
 
     def _find(self, handle: Queue, local: QLocal, md: MD, opts: GetOptions) -> Message | None:
         """The message this call would return, discarding expired ones met on the way."""
-        store = local.store
-        now = self.sim.now
-        if opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
-            return self._under_cursor(handle, local, opts)
-        msgid = md.MsgId if opts.match_msgid and md.MsgId != C.MQMI_NONE else None
-        correlid = md.CorrelId if opts.match_correlid and md.CorrelId != C.MQCI_NONE else None
-        after = handle.cursor if opts.browse == C.MQGMO_BROWSE_NEXT else None
-        if msgid is None and correlid is None and after is None:
-            message, expired = store.first_live(now, handle)
+        if opts.position:
+            if opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
+                return self._under_cursor(handle, local)
+            after = handle.cursor if opts.browse == C.MQGMO_BROWSE_NEXT else None
         else:
-            message, expired = store.first_live_matching(now, handle, msgid, correlid, after)
-        cause = "browse" if opts.browse else "get"
-        for old in expired:
-            self.discard(local, old, cause)
+            after = None
+        msgid = md.MsgId if opts.match_msgid else None
+        if msgid == _MI_NONE:
+            msgid = None
+        correlid = md.CorrelId if opts.match_correlid else None
+        if correlid == _CI_NONE:
+            correlid = None
+        if msgid is None and correlid is None and after is None:
+            message, expired = local.store.first_live(self.sim.now, handle)
+        else:
+            message, expired = local.store.first_live_matching(
+                self.sim.now, handle, msgid, correlid, after
+            )
+        if expired:
+            cause = "browse" if opts.browse else "get"
+            for old in expired:
+                self.discard(local, old, cause)
         return message
 
-    def _under_cursor(self, handle: Queue, local: QLocal, opts: GetOptions) -> Message:
+    def _under_cursor(self, handle: Queue, local: QLocal) -> Message:
         message = handle.cursor_message
         if message is None or message.state != AVAILABLE:
             raise fail(C.MQRC_NO_MSG_UNDER_CURSOR, "no message under the browse cursor")
@@ -674,56 +768,7 @@ class QueueManager:
         depth = local.store.depth
         return f"no live message on {local.name} (CURDEPTH {depth})" if depth else "queue is empty"
 
-    def _retrieve(
-        self,
-        handle: Queue,
-        local: QLocal,
-        message: Message,
-        max_length: int | None,
-        md: MD,
-        opts: GetOptions,
-    ) -> bytes:
-        now = self.sim.now
-        data = message.data
-        if message.xdeadline is not None:  # rules XQH-03, XQH-05
-            data = delivery.decrement_embedded(data, message, now)
-        warning = 0
-        if max_length is not None and len(data) > max_length:
-            if not opts.accept_truncated:
-                fill_md(md, message, now, self.sim.stamp)
-                raise MQMIError(
-                    C.MQCC_WARNING,
-                    C.MQRC_TRUNCATED_MSG_FAILED,
-                    f"message is {len(data)} bytes, buffer {max_length}",
-                )
-            data, warning = data[:max_length], C.MQRC_TRUNCATED_MSG_ACCEPTED
-        fill_md(md, message, now, self.sim.stamp)
-        if opts.browse:
-            handle.cursor = (message.lane, message.seq)
-            handle.cursor_message = message
-            if opts.lock:
-                handle.lock(message)
-            self.log(local.name, "browse", message, "lock" if opts.lock else "")
-        else:
-            if handle.locked is message:
-                handle.locked = None
-            message.locker = None
-            if (
-                opts.options & C.MQGMO_SYNCPOINT
-                or (opts.options & C.MQGMO_SYNCPOINT_IF_PERSISTENT and md.Persistence == 1)
-                or (self.profile == "zos" and not opts.options & C.MQGMO_NO_SYNCPOINT)
-            ):
-                local.store.hold(message)
-                self._uow.append(("get", local, message))
-                self.log(local.name, "get", message, "syncpoint")
-            else:
-                local.store.remove(message)
-                self.log(local.name, "get", message)
-        handle.last_reason = warning
-        handle.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
-        return data
-
-    def _unlock(self, handle: Queue, local: QLocal) -> bytes:
+    def _unlock(self, handle: Queue) -> bytes:
         if handle.locked is None:
             raise MQMIError(C.MQCC_WARNING, C.MQRC_NO_MSG_LOCKED, "this handle holds no lock")
         handle.locked.locker = None

@@ -1,11 +1,15 @@
-"""Replying to a request (rule RPL-01): which Expiry, MsgId and CorrelId the reply carries."""
+"""What an application sends back: replies (rule RPL-01) and its own expiration reports (RPT-08)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from mqlearn.engine import delivery
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.structs import MD
+
+if TYPE_CHECKING:
+    from mqlearn.engine.qmgr import QueueManager
 
 
 def reply_md(request: MD, expiry: Literal["copy", "unlimited"] | int = "copy") -> MD:
@@ -36,3 +40,22 @@ def reply_md(request: MD, expiry: Literal["copy", "unlimited"] | int = "copy") -
     if report & C.MQRO_PASS_DISCARD_AND_EXPIRY and report & C.MQRO_DISCARD_MSG:
         reply.Report = C.MQRO_DISCARD_MSG
     return reply
+
+
+def report_expired(qm: QueueManager, md: MD, data: bytes) -> str | None:
+    """An application discarding a message it judged expired sends the report it asked for (RPT-08).
+
+    ``md`` and ``data`` are the message as the application got it. The report is built as the
+    queue manager builds its own (seed 003 Table 1), except that its context is the application's:
+    seed 003 recommends applications set similar values. Returns where the report went, or None
+    when the message asked for no expiration report.
+    """
+    fields = md.get()
+
+    def application_context(identity: dict[str, Any]) -> dict[str, Any]:
+        return {**qm.application_context(), **identity}
+
+    where = delivery.send_expiration_report(qm, fields, data, application_context)
+    if where is not None:
+        qm.log("", "report", None, "application", detail=where)
+    return where

@@ -43,7 +43,9 @@ class Simulation:
         self.start = start
         self._heap: list[Scheduled] = []
         self._seq = 0
-        self._stamps: dict[int, tuple[str, str]] = {}
+        self.stamps: dict[
+            int, tuple[str, str]
+        ] = {}  # hundredths -> (PutDate, PutTime), see stamp()
 
     def __repr__(self) -> str:
         return f"<Simulation now={self.now} ms, {len(self._heap)} pending>"
@@ -130,13 +132,13 @@ class Simulation:
     def stamp(self, time_ms: int) -> tuple[str, str]:
         """PutDate (YYYYMMDD) and PutTime (HHMMSSTH, GMT) of a virtual time; cached per hundredth."""
         hundredths = time_ms // 10
-        stamp = self._stamps.get(hundredths)
+        stamp = self.stamps.get(hundredths)
         if stamp is None:
             moment = self.start + timedelta(milliseconds=hundredths * 10)
             stamp = (moment.strftime("%Y%m%d"), f"{moment:%H%M%S}{moment.microsecond // 10000:02d}")
-            if len(self._stamps) >= 4096:
-                self._stamps.clear()
-            self._stamps[hundredths] = stamp
+            if len(self.stamps) >= 4096:
+                self.stamps.clear()
+            self.stamps[hundredths] = stamp
         return stamp
 
     def _drop_cancelled(self) -> None:

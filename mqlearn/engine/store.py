@@ -41,10 +41,12 @@ class LocalStore:
 
     def __init__(self) -> None:
         self.lanes: list[deque[Message]] = [deque() for _ in range(LANES)]
-        self.top = -1  # highest lane that may hold messages
+        self.top = -1  # no lane above this one has ever held a message (walks start here)
         self.count = 0  # every state but REMOVED
         self.in_uow = 0  # of which GOT_IN_UOW
-        self._deadlines: list[tuple[int, Message]] = []  # finite deadlines, for scans
+        # (deadline, seq, message) of messages with a finite Expiry, for scans; entries of messages
+        # gone since are dropped lazily (and compacted away when they outnumber the live ones)
+        self._deadlines: list[tuple[int, int, Message]] = []
         self._by_msgid: dict[bytes, list[Message]] | None = None  # built on first match
         self._by_correlid: dict[bytes, list[Message]] | None = None
 
@@ -61,7 +63,10 @@ class LocalStore:
             self.top = lane
         self.count += 1
         if message.deadline != NEVER:
-            heapq.heappush(self._deadlines, (message.deadline, message))
+            heap = self._deadlines
+            heapq.heappush(heap, (message.deadline, message.seq, message))
+            if len(heap) > 2 * self.count + _COMPACT_MIN:
+                self._compact_deadlines()
         if self._by_msgid is not None:
             self._by_msgid.setdefault(message.msgid, []).append(message)
         if self._by_correlid is not None:
@@ -76,7 +81,9 @@ class LocalStore:
         self.count -= 1
         lane = self.lanes[message.lane]
         if lane[0] is message:
-            self._trim(lane)
+            lane.popleft()
+            while lane and lane[0].state == REMOVED:
+                lane.popleft()
         elif len(lane) > _COMPACT_MIN and len(lane) > 2 * self.count:
             self.lanes[message.lane] = deque(m for m in lane if m.state != REMOVED)
 
@@ -90,12 +97,6 @@ class LocalStore:
         if message.state == GOT_IN_UOW:
             self.in_uow -= 1
         message.state = state
-
-    def _trim(self, lane: deque[Message]) -> None:
-        while lane and lane[0].state == REMOVED:
-            lane.popleft()
-        while self.top >= 0 and not self.lanes[self.top]:
-            self.top -= 1
 
     # -- walks ----------------------------------------------------------------------------------
     def first_live(
@@ -209,20 +210,21 @@ class LocalStore:
         """
         heap = self._deadlines
         found: list[Message] = []
-        keep: list[tuple[int, Message]] = []
+        keep: list[tuple[int, int, Message]] = []
         while heap and heap[0][0] <= now:
             entry = heapq.heappop(heap)
-            message = entry[1]
+            message = entry[2]
             if message.state == AVAILABLE and message.locker is None:
                 found.append(message)  # the caller discards every one of these
             elif message.state != REMOVED:
                 keep.append(entry)  # uncommitted, in a unit of work or locked: look again later
         for entry in keep:
             heapq.heappush(heap, entry)
-        if len(heap) > _COMPACT_MIN and len(heap) > 2 * self.count:
-            self._deadlines = [e for e in heap if e[1].state != REMOVED]
-            heapq.heapify(self._deadlines)
         return found
+
+    def _compact_deadlines(self) -> None:
+        self._deadlines = [e for e in self._deadlines if e[2].state != REMOVED]
+        heapq.heapify(self._deadlines)
 
     def has_due(self, now: int) -> bool:
         """Whether a scan could find anything (z/OS "queues worth scanning")."""

@@ -113,14 +113,6 @@ def message_bytes(data: object) -> bytes:
     raise TypeError(f"message data must be bytes, got {type(data).__name__}")
 
 
-def struct_arg(value: Any, cls: type, what: str) -> Any:
-    if value is None:
-        return cls()
-    if type(value) is not cls:
-        raise TypeError(f"{what} must be an mqlearn {cls.__name__}, got {type(value).__name__}")
-    return value
-
-
 def _int_field(md: MD, name: str) -> int:
     value = getattr(md, name)
     if type(value) is not int:
@@ -153,27 +145,32 @@ def check_expiry(expiry: int, enforce_max: bool, field: str = "Expiry") -> None:
         )
 
 
-_SIMPLE_MD = frozenset({"Expiry", "Priority"})
+SIMPLE_MD = frozenset({"Expiry", "Priority"})
+
+
+def check_simple_md(d: dict[str, Any], enforce_max: bool) -> tuple[int, int]:
+    """Checks for an MD that sets no field but Expiry and/or Priority (``d`` = its ``__dict__``).
+
+    Every other field then holds IBM's initial value, which passes every check, so these two are
+    all there is to check. Returns (Expiry, Priority).
+    """
+    expiry = d.get("Expiry", -1)
+    priority = d.get("Priority", -1)
+    if type(expiry) is not int or type(priority) is not int:
+        name = "Expiry" if type(expiry) is not int else "Priority"
+        raise TypeError(f"MD.{name} must be an int, got {type(d[name]).__name__}")
+    if (expiry <= 0 and expiry != -1) or (enforce_max and expiry > MAX_EXPIRY):
+        check_expiry(expiry, enforce_max)
+    if priority < -1:
+        raise fail(C.MQRC_PRIORITY_ERROR, f"Priority {priority} is below -1")
+    return expiry, priority
 
 
 def check_put_md(md: MD, enforce_max: bool) -> None:
-    """Every MQMD check an MQPUT makes, in IBM's field order; raises MQMIError.
-
-    Fields an MD does not set itself hold IBM's initial values, which pass every check; so an MD
-    that sets only Expiry and/or Priority (most puts) needs only those two checked.
-    """
+    """Every MQMD check an MQPUT makes, in IBM's field order; raises MQMIError."""
     d = md.__dict__
-    if d.keys() <= _SIMPLE_MD:
-        expiry = d.get("Expiry", -1)
-        if type(expiry) is not int:
-            raise TypeError(f"MD.Expiry must be an int, got {type(expiry).__name__}")
-        if (expiry <= 0 and expiry != -1) or (enforce_max and expiry > MAX_EXPIRY):
-            check_expiry(expiry, enforce_max)
-        priority = d.get("Priority", -1)
-        if type(priority) is not int:
-            raise TypeError(f"MD.Priority must be an int, got {type(priority).__name__}")
-        if priority < -1:
-            raise fail(C.MQRC_PRIORITY_ERROR, f"Priority {priority} is below -1")
+    if d.keys() <= SIMPLE_MD:
+        check_simple_md(d, enforce_max)
         return
     _check_full_md(md, enforce_max)
 
@@ -247,10 +244,14 @@ def _check_pmo(pmo: PMO) -> int:
     return options
 
 
+SYNC_NO, SYNC_YES, SYNC_IF_PERSISTENT, SYNC_DEFAULT = range(4)
+
+
 class GetOptions(NamedTuple):
     """A decoded, checked MQGMO."""
 
     options: int
+    position: int  # the browse / under-cursor option, or 0
     browse: int  # one of the browse options, or 0
     under_cursor: bool  # MQGMO_MSG_UNDER_CURSOR (destructive)
     lock: bool
@@ -259,6 +260,7 @@ class GetOptions(NamedTuple):
     match_msgid: bool
     match_correlid: bool
     accept_truncated: bool
+    sync: int  # SYNC_NO, SYNC_YES, SYNC_IF_PERSISTENT or SYNC_DEFAULT (the platform's)
 
 
 _GMO_KEYS = frozenset({"Options", "WaitInterval", "MatchOptions", "Version"})
@@ -271,6 +273,8 @@ def check_gmo(gmo: GMO) -> GetOptions:
     A GMO that sets only the fields below decodes the same way every time: cached by value.
     """
     d = gmo.__dict__
+    if not d:
+        return _INITIAL_GMO
     if not d.keys() <= _GMO_KEYS:
         return _check_gmo(gmo)
     key = (d.get("Options"), d.get("WaitInterval"), d.get("MatchOptions"), d.get("Version"))
@@ -314,8 +318,17 @@ def _check_gmo(gmo: GMO) -> GetOptions:
         match = gmo.MatchOptions
         if type(match) is not int or match & ~_MATCH_KNOWN:
             raise fail(C.MQRC_MATCH_OPTIONS_ERROR, f"MatchOptions {match!r}")
+    if options & C.MQGMO_SYNCPOINT:
+        sync = SYNC_YES
+    elif options & C.MQGMO_NO_SYNCPOINT or browse:
+        sync = SYNC_NO
+    elif options & C.MQGMO_SYNCPOINT_IF_PERSISTENT:
+        sync = SYNC_IF_PERSISTENT
+    else:
+        sync = SYNC_DEFAULT
     return GetOptions(
         options=options,
+        position=position,
         browse=browse,
         under_cursor=bool(options & C.MQGMO_MSG_UNDER_CURSOR),
         lock=lock,
@@ -324,4 +337,8 @@ def _check_gmo(gmo: GMO) -> GetOptions:
         match_msgid=bool(match & C.MQMO_MATCH_MSG_ID),
         match_correlid=bool(match & C.MQMO_MATCH_CORREL_ID),
         accept_truncated=bool(options & C.MQGMO_ACCEPT_TRUNCATED_MSG),
+        sync=sync,
     )
+
+
+_INITIAL_GMO = _check_gmo(GMO())  # what a GMO with IBM's initial values decodes to

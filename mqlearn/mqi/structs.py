@@ -38,9 +38,9 @@ class MQStruct:
 
     def __init__(self, **fields: Any) -> None:
         if fields:
-            unknown = fields.keys() - self._NAMES
-            if unknown:
-                raise TypeError(self._unknown_message(sorted(unknown)[0]))
+            if not fields.keys() <= self._NAMES:
+                unknown = sorted(fields.keys() - self._NAMES)[0]
+                raise TypeError(self._unknown_message(unknown))
             self.__dict__.update(fields)
 
     def __setattr__(self, name: str, value: Any) -> None:

@@ -1,4 +1,4 @@
-"""Expiration reports (rules RPT-01 .. RPT-09; RPT-08 is about consumer helpers of a later issue).
+"""Expiration reports (rules RPT-01 .. RPT-09).
 
 The pattern of most tests: a message with a short Expiry asks for a report at REPLY.Q; time moves
 past its deadline; something that would have returned it (a get, a browse, a scan) discards it;
@@ -428,3 +428,30 @@ def test_rpt09_missing_report_proves_nothing() -> None:
     qm.alter_qlocal(REPLY_Q, put="ENABLED")
     assert qm.curdepth(REPLY_Q) == 0, "no report arrived ..."
     assert discard_causes(qm, APP_Q) == ["get"], "... although the message did expire"
+
+
+# --- RPT-08: an application that discards on expiry sends the report too -----------------------
+
+
+def test_rpt08_application_discarding_a_stale_message_sends_the_requested_report() -> None:
+    """A consumer got a live message, held it past its expiry and drops it: ``mq.report_expired``
+    sends the report the queue manager would have sent, with the application's context."""
+    qm = new_qm()
+    put_expiring(qm, b"quote", expiry=20, report=C.MQRO_EXPIRATION_WITH_FULL_DATA)
+    data, md = get(qm, APP_Q)
+    qm.sim.advance(seconds=5)  # the consumer was slow: by its own clock the quote is stale
+    where = mq.report_expired(qm, md, data)
+    assert where is not None and REPLY_Q in where
+    body, report = only_report(qm)
+    assert body == b"quote"
+    assert (report.MsgType, report.Feedback) == (C.MQMT_REPORT, C.MQFB_EXPIRATION)
+    assert report.CorrelId == md.MsgId, "default MQRO_COPY_MSG_ID_TO_CORREL_ID"
+    assert report.PutApplType != C.MQAT_QMGR, "an application, not the queue manager, sent it"
+
+
+def test_rpt08_no_report_when_none_was_asked_for() -> None:
+    qm = new_qm()
+    put(qm, APP_Q, b"quote", Expiry=20)
+    data, md = get(qm, APP_Q)
+    assert mq.report_expired(qm, md, data) is None
+    assert reports_on(qm, REPLY_Q) == []
