@@ -707,7 +707,9 @@ class QueueManager:
         if opts.position:
             if opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
                 return self._under_cursor(handle, local)
-            after = handle.cursor if opts.browse == C.MQGMO_BROWSE_NEXT else None
+            if opts.browse == C.MQGMO_BROWSE_FIRST:  # back before the first message, found or not
+                handle.cursor = handle.cursor_message = None
+            after = handle.cursor
         else:
             after = None
         msgid = md.MsgId if opts.match_msgid else None
