@@ -787,7 +787,8 @@ class QueueManager:
         """
         local.store.remove(message)
         self.log(local.name, "discard", message, cause)
-        delivery.expiration_report(self, local, message)
+        if message.extra is not None:  # Report and Format live there when not initial values
+            delivery.expiration_report(self, local, message)
 
     def scan(self, queues: Iterator[QLocal] | None = None, cause: str = "scan") -> int:
         """Discard every expired message on the given local queues (all by default)."""

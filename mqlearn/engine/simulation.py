@@ -16,6 +16,7 @@ from datetime import UTC, datetime, timedelta
 Action = Callable[[], None]
 
 DEFAULT_START = datetime(2026, 1, 1, 9, 0, 0, tzinfo=UTC)
+_HUNDREDTHS_PER_DAY = 8_640_000
 
 
 @dataclass(order=True)
@@ -43,9 +44,11 @@ class Simulation:
         self.start = start
         self._heap: list[Scheduled] = []
         self._seq = 0
-        self.stamps: dict[
-            int, tuple[str, str]
-        ] = {}  # hundredths -> (PutDate, PutTime), see stamp()
+        self.stamps: dict[int, tuple[str, str]] = {}  # hundredths -> (PutDate, PutTime)
+        midnight = start.replace(hour=0, minute=0, second=0, microsecond=0)
+        self.start_date = midnight
+        self._start_hundredths = (start - midnight) // timedelta(milliseconds=10)
+        self._dates: dict[int, str] = {}
 
     def __repr__(self) -> str:
         return f"<Simulation now={self.now} ms, {len(self._heap)} pending>"
@@ -130,12 +133,23 @@ class Simulation:
         return self.start + timedelta(milliseconds=self.now if time_ms is None else time_ms)
 
     def stamp(self, time_ms: int) -> tuple[str, str]:
-        """PutDate (YYYYMMDD) and PutTime (HHMMSSTH, GMT) of a virtual time; cached per hundredth."""
+        """PutDate (YYYYMMDD) and PutTime (HHMMSSTH, GMT) of a virtual time.
+
+        Integer arithmetic on hundredths of a second, with the date string cached per day: messages
+        got long after their put have scattered put times, so this is no place for strftime.
+        """
         hundredths = time_ms // 10
         stamp = self.stamps.get(hundredths)
         if stamp is None:
-            moment = self.start + timedelta(milliseconds=hundredths * 10)
-            stamp = (moment.strftime("%Y%m%d"), f"{moment:%H%M%S}{moment.microsecond // 10000:02d}")
+            day, rest = divmod(self._start_hundredths + hundredths, _HUNDREDTHS_PER_DAY)
+            date = self._dates.get(day)
+            if date is None:
+                date = (self.start_date + timedelta(days=day)).strftime("%Y%m%d")
+                self._dates[day] = date
+            hours, rest = divmod(rest, 360_000)
+            minutes, rest = divmod(rest, 6_000)
+            seconds, cents = divmod(rest, 100)
+            stamp = (date, f"{hours:02d}{minutes:02d}{seconds:02d}{cents:02d}")
             if len(self.stamps) >= 4096:
                 self.stamps.clear()
             self.stamps[hundredths] = stamp

@@ -44,9 +44,10 @@ class LocalStore:
         self.top = -1  # no lane above this one has ever held a message (walks start here)
         self.count = 0  # every state but REMOVED
         self.in_uow = 0  # of which GOT_IN_UOW
-        # (deadline, seq, message) of messages with a finite Expiry, for scans; entries of messages
-        # gone since are dropped lazily (and compacted away when they outnumber the live ones)
-        self._deadlines: list[tuple[int, int, Message]] = []
+        # (deadline, seq, message) of messages with a finite Expiry, for scans: built by the first
+        # scan (a queue never scanned never pays for it); entries of messages gone since are
+        # dropped lazily, and compacted away when they outnumber the live ones
+        self._deadlines: list[tuple[int, int, Message]] | None = None
         self._by_msgid: dict[bytes, list[Message]] | None = None  # built on first match
         self._by_correlid: dict[bytes, list[Message]] | None = None
 
@@ -62,8 +63,8 @@ class LocalStore:
         if lane > self.top:
             self.top = lane
         self.count += 1
-        if message.deadline != NEVER:
-            heap = self._deadlines
+        heap = self._deadlines
+        if heap is not None and message.deadline != NEVER:
             heapq.heappush(heap, (message.deadline, message.seq, message))
             if len(heap) > 2 * self.count + _COMPACT_MIN:
                 self._compact_deadlines()
@@ -208,7 +209,7 @@ class LocalStore:
         Messages a scan may not touch now (uncommitted, in a unit of work, locked by a browse)
         stay in the heap for the next scan.
         """
-        heap = self._deadlines
+        heap = self._deadline_heap()
         found: list[Message] = []
         keep: list[tuple[int, int, Message]] = []
         while heap and heap[0][0] <= now:
@@ -222,10 +223,19 @@ class LocalStore:
             heapq.heappush(heap, entry)
         return found
 
+    def _deadline_heap(self) -> list[tuple[int, int, Message]]:
+        if self._deadlines is None:
+            self._deadlines = []
+            self._compact_deadlines()
+        return self._deadlines
+
     def _compact_deadlines(self) -> None:
-        self._deadlines = [e for e in self._deadlines if e[2].state != REMOVED]
-        heapq.heapify(self._deadlines)
+        """Rebuild the heap from the messages present (drops entries of removed ones)."""
+        heap = [(m.deadline, m.seq, m) for m in self.messages() if m.deadline != NEVER]
+        heapq.heapify(heap)
+        self._deadlines = heap
 
     def has_due(self, now: int) -> bool:
         """Whether a scan could find anything (z/OS "queues worth scanning")."""
-        return bool(self._deadlines) and self._deadlines[0][0] <= now
+        heap = self._deadline_heap()
+        return bool(heap) and heap[0][0] <= now

@@ -1,0 +1,644 @@
+"""Engine benchmark: put+get cycles through mqlearn's public API against a bare deque baseline.
+
+Run from the repository root::
+
+    python3 benchmarks/bench_engine.py            # depths 1e3, 1e5, 1e6 (priming dominates: minutes)
+    python3 benchmarks/bench_engine.py --quick    # depths 1e3, 1e4, short repetitions (smoke test)
+    python3 benchmarks/bench_engine.py --json results.json --profile
+
+It is a report, not a test: it prints the tables and a PASS/FAIL line per target and exits 0 either
+way. benchmarks/README.md describes the workload; the summary printed at the top says it again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import json
+import math
+import platform
+import pstats
+import random
+import sys
+import time
+import tracemalloc
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # measure this checkout's engine, installed or not
+    sys.path.insert(0, str(ROOT))
+
+from baseline import make_baseline  # noqa: E402
+
+import mqlearn as mq  # noqa: E402
+
+CMQC = mq.CMQC
+
+# ---------------------------------------------------------------------------------------------
+# The workload. One round = 10 puts, then virtual time advances 100 ms, then 7 gets.
+# 3 of the 10 puts have Expiry 1 tenth (100 ms): they have expired before any get can reach them.
+# The other 7 are unlimited or 10^8 tenths (116 days, never reached). So the queue always holds
+# exactly 0.7 × D live messages after a round, 30 % of the messages put are discarded instead of
+# got, and the depth stays ≈ D. One "cycle" = 1 get + 10/7 puts on average (a round is 7 cycles).
+# ---------------------------------------------------------------------------------------------
+PUTS_PER_ROUND = 10
+GETS_PER_ROUND = 7
+SHORT_PER_ROUND = 3
+STEP_MS = 100
+SHORT_EXPIRY = 1
+LONG_EXPIRY = 100_000_000
+LANES = 10
+MAXDEPTH = 2_000_000
+KINDS = ("FIFO", "PRIORITY")
+SEED = 20260101
+
+THROUGHPUT_TARGET = 1 / 15
+SCALING_TARGET = 1.5
+MEMORY_TARGET = 400.0
+
+Put = tuple[bytes, int, int]  # payload, Expiry (tenths), Priority
+Round = tuple[Put, ...]
+
+
+def make_rounds(n_rounds: int, seed: int = SEED) -> list[Round]:
+    """The operation sequence, generated once with a seeded random and shared by every subject."""
+    rng = random.Random(seed)
+    rounds: list[Round] = []
+    serial = 0
+    for _ in range(n_rounds):
+        short = set(rng.sample(range(PUTS_PER_ROUND), SHORT_PER_ROUND))
+        puts = []
+        for k in range(PUTS_PER_ROUND):
+            long_expiry = rng.choice((CMQC.MQEI_UNLIMITED, LONG_EXPIRY))
+            expiry = SHORT_EXPIRY if k in short else long_expiry
+            puts.append((b"msg-%09d" % serial, expiry, rng.randrange(LANES)))
+            serial += 1
+        rounds.append(tuple(puts))
+    return rounds
+
+
+# ---------------------------------------------------------------------------------------------
+# Subjects: the engine through its public API, and the bare baseline.
+# ---------------------------------------------------------------------------------------------
+class Subject(Protocol):
+    """What priming, verification and the reference replay need (all of it untimed)."""
+
+    def put(self, data: bytes, expiry: int, priority: int) -> None: ...
+    def advance(self, ms: int) -> None: ...
+    def get(self) -> bytes | None: ...
+
+
+class EngineSubject:
+    """One queue manager (profile ibmi: no background expiry scans) with one local queue "Q"."""
+
+    def __init__(self, msgdlvsq: str, record_events: bool) -> None:
+        self.record_events = record_events
+        self.qm = mq.QueueManager("QM1", profile="ibmi", record_events=record_events)
+        self.qm.define_qlocal("Q", msgdlvsq=msgdlvsq, maxdepth=MAXDEPTH)
+        self.q = mq.Queue(self.qm, "Q")
+        self.sim = self.qm.sim
+        self.pmo = mq.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
+        self.gmo = mq.GMO(Options=CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_NO_SYNCPOINT)
+
+    def put(self, data: bytes, expiry: int, priority: int) -> None:
+        self.q.put(data, mq.MD(Expiry=expiry, Priority=priority), self.pmo)
+
+    def advance(self, ms: int) -> None:
+        self.sim.advance(ms=ms)
+
+    def get(self) -> bytes | None:
+        try:
+            data: bytes = self.q.get(None, mq.MD(), self.gmo)
+        except mq.MQMIError as error:
+            if error.reason == CMQC.MQRC_NO_MSG_AVAILABLE:
+                return None
+            raise
+        return data
+
+    def depth(self) -> int:
+        return int(self.qm.curdepth("Q"))
+
+    def count_events(self, kind: str) -> int | None:
+        if not self.record_events:
+            return None
+        return sum(1 for event in self.qm.events if event.kind == kind)
+
+    def timed_loop(self, rounds: Sequence[Round], start: int, count: int) -> None:
+        """The measured loop, written the way a learner writes pymqi code: new MDs every call."""
+        q, sim, pmo, gmo = self.q, self.sim, self.pmo, self.gmo
+        n = len(rounds)
+        for r in range(start, start + count):
+            for payload, expiry, priority in rounds[r % n]:
+                q.put(payload, mq.MD(Expiry=expiry, Priority=priority), pmo)
+            sim.advance(ms=STEP_MS)
+            for _ in range(GETS_PER_ROUND):
+                q.get(None, mq.MD(), gmo)
+
+
+class BaselineSubject:
+    """The bare deque baseline (benchmarks/baseline.py) behind the same small interface."""
+
+    def __init__(self, msgdlvsq: str) -> None:
+        self.bq = make_baseline(msgdlvsq)
+        self.put = self.bq.put
+        self.advance = self.bq.advance
+        self.get = self.bq.get
+
+    def depth(self) -> int:
+        return self.bq.depth()
+
+    def timed_loop(self, rounds: Sequence[Round], start: int, count: int) -> None:
+        """The same rounds, deque operations inlined: no MD objects, no call per message."""
+        self.bq.run_rounds(rounds, start, count, STEP_MS, GETS_PER_ROUND)
+
+
+def put_round(subject: Subject, puts: Round) -> None:
+    """The puts of one round, then the round's step of virtual time (untimed paths)."""
+    for payload, expiry, priority in puts:
+        subject.put(payload, expiry, priority)
+    subject.advance(STEP_MS)
+
+
+def prime(subject: Subject, rounds: Sequence[Round], depth: int) -> None:
+    """Put ``depth`` messages of the workload (no gets); afterwards 30 % of them have expired."""
+    for r in range(depth // PUTS_PER_ROUND):
+        put_round(subject, rounds[r % len(rounds)])
+
+
+def run_recording(
+    subject: Subject, rounds: Sequence[Round], start: int, count: int
+) -> list[bytes | None]:
+    """The workload's rounds, untimed, returning every payload got in order (None for 2033)."""
+    got: list[bytes | None] = []
+    for r in range(start, start + count):
+        put_round(subject, rounds[r % len(rounds)])
+        got.extend(subject.get() for _ in range(GETS_PER_ROUND))
+    return got
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Timing:
+    kind: str
+    depth: int
+    subject: str
+    rounds_per_rep: int
+    rep_seconds: list[float]
+
+    @property
+    def cycles_per_rep(self) -> int:
+        return self.rounds_per_rep * GETS_PER_ROUND
+
+    @property
+    def cycles_per_s(self) -> float:
+        return self.cycles_per_rep / min(self.rep_seconds)
+
+    @property
+    def us_per_cycle(self) -> float:
+        return 1e6 / self.cycles_per_s
+
+
+@dataclass
+class CrossCheck:
+    kind: str
+    depth: int
+    subject: str
+    rounds: int
+    got: int
+    got_ref: int
+    discarded: int
+    discarded_events: int | None
+    discarded_ref: int
+    final_depth: int
+    final_depth_ref: int
+    same_payloads: bool
+
+    @property
+    def ok(self) -> bool:
+        from_events = self.discarded_events is None or self.discarded_events == self.discarded_ref
+        return (
+            self.same_payloads
+            and from_events
+            and (self.got, self.discarded, self.final_depth)
+            == (self.got_ref, self.discarded_ref, self.final_depth_ref)
+        )
+
+
+@dataclass
+class Memory:
+    subject: str
+    messages: int
+    bytes_per_message: float
+
+
+@dataclass
+class Settings:
+    depths: tuple[int, ...]
+    min_rep_seconds: float
+    verify_rounds: int
+    memory_messages: int
+    reps: int = 3
+
+
+FULL = Settings(
+    depths=(1_000, 100_000, 1_000_000),
+    min_rep_seconds=0.3,
+    verify_rounds=2_000,
+    memory_messages=1_000_000,
+)
+QUICK = Settings(
+    depths=(1_000, 10_000), min_rep_seconds=0.01, verify_rounds=100, memory_messages=10_000
+)
+
+SUBJECTS = ("engine, events on", "engine, events off", "baseline")
+
+
+def make_subject(name: str, kind: str) -> EngineSubject | BaselineSubject:
+    if name == "baseline":
+        return BaselineSubject(kind)
+    return EngineSubject(kind, record_events=name.endswith("on"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Measuring
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Run:
+    """One subject at one depth while it is being measured."""
+
+    kind: str
+    depth: int
+    name: str
+    subject: EngineSubject | BaselineSubject
+    cursor: int  # index of the next round of the operation sequence
+    count: int = 0  # rounds per timed repetition
+    first_gets: list[bytes | None] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+
+
+def measure_kind(
+    kind: str, rounds: Sequence[Round], settings: Settings
+) -> tuple[list[Timing], list[CrossCheck]]:
+    """Time every subject at every depth of one queue kind, then cross-check the engine runs.
+
+    Every subject is primed first and the timed repetitions are interleaved over all of them
+    (depths and subjects), so that a slow spell of a shared machine hits them all alike: the
+    engine/baseline ratios and the depth-scaling ratios compare runs made side by side.
+    """
+    runs: list[Run] = []
+    for depth in settings.depths:
+        for name in SUBJECTS:
+            run = Run(kind, depth, name, make_subject(name, kind), depth // PUTS_PER_ROUND)
+            prime(run.subject, rounds, depth)
+            # Verification pass (untimed): what every get returns, compared across subjects.
+            run.first_gets = run_recording(run.subject, rounds, run.cursor, settings.verify_rounds)
+            run.cursor += settings.verify_rounds
+            runs.append(run)
+        progress(f"primed {kind} depth {depth}")
+    for run in runs:
+        run.count, run.cursor = calibrate(run.subject, rounds, run.cursor, settings.min_rep_seconds)
+    for _ in range(settings.reps):
+        for run in runs:
+            gc.collect()
+            t0 = time.perf_counter()
+            run.subject.timed_loop(rounds, run.cursor, run.count)
+            run.seconds.append(time.perf_counter() - t0)
+            run.cursor += run.count
+    progress(f"timed {kind}")
+    last_ms = max(run.cursor for run in runs) * STEP_MS
+    if last_ms >= LONG_EXPIRY * 100:  # the long-lived messages must never expire
+        raise RuntimeError(f"virtual time reached {last_ms} ms: raise LONG_EXPIRY")
+    reference = {run.depth: run.first_gets for run in runs if run.name == "baseline"}
+    checks = [
+        cross_check(run, rounds, run.first_gets == reference[run.depth])
+        for run in runs
+        if isinstance(run.subject, EngineSubject)
+    ]
+    timings = [Timing(run.kind, run.depth, run.name, run.count, run.seconds) for run in runs]
+    runs.clear()
+    gc.collect()
+    return timings, checks
+
+
+def calibrate(
+    subject: EngineSubject | BaselineSubject, rounds: Sequence[Round], start: int, seconds: float
+) -> tuple[int, int]:
+    """Warm the timed loop up, doubling its length until it runs ``seconds / 4``; then size one
+    repetition to take about 1.2 × ``seconds``. Returns (rounds per repetition, next round)."""
+    count = 8
+    while True:
+        t0 = time.perf_counter()
+        subject.timed_loop(rounds, start, count)
+        elapsed = time.perf_counter() - t0
+        start += count
+        if elapsed >= seconds / 4:
+            return max(10, math.ceil(count * seconds * 1.2 / elapsed)), start
+        count *= 2
+
+
+def cross_check(run: Run, rounds: Sequence[Round], same_payloads: bool) -> CrossCheck:
+    """Replay the engine's whole operation sequence through a fresh baseline and compare counts."""
+    engine, depth = run.subject, run.depth
+    assert isinstance(engine, EngineSubject)
+    loop_rounds = run.cursor - depth // PUTS_PER_ROUND
+    ref = BaselineSubject(run.kind)
+    prime(ref, rounds, depth)
+    got_ref = sum(
+        p is not None for p in run_recording(ref, rounds, depth // PUTS_PER_ROUND, loop_rounds)
+    )
+    final_depth = engine.depth()
+    got_events = engine.count_events("get")
+    # Every engine get succeeded (a failure raises), so got = gets issued; with events on the
+    # log must agree. Discards follow from conservation: primed + put − got − depth now.
+    got = GETS_PER_ROUND * loop_rounds if got_events is None else got_events
+    discarded = depth + PUTS_PER_ROUND * loop_rounds - got - final_depth
+    return CrossCheck(
+        kind=run.kind,
+        depth=depth,
+        subject=run.name,
+        rounds=loop_rounds,
+        got=got,
+        got_ref=got_ref,
+        discarded=discarded,
+        discarded_events=engine.count_events("discard"),
+        discarded_ref=ref.bq.discarded,
+        final_depth=final_depth,
+        final_depth_ref=ref.depth(),
+        same_payloads=same_payloads,
+    )
+
+
+def memory_per_message(name: str, n_messages: int) -> Memory:
+    """Traced bytes per queued message after filling a fresh queue, payloads made beforehand."""
+    rounds = make_rounds(n_messages // PUTS_PER_ROUND, seed=SEED + 1)  # distinct payloads
+    subject = make_subject(name, "PRIORITY")
+    gc.collect()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    prime(subject, rounds, n_messages)
+    gc.collect()
+    after = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    del subject, rounds
+    gc.collect()
+    return Memory(name, n_messages, (after - before) / n_messages)
+
+
+def profile_engine(kind: str, depth: int, rounds: Sequence[Round], n_rounds: int) -> str:
+    """cProfile of the engine loop (events on) at one depth: the top functions by own time."""
+    subject = EngineSubject(kind, record_events=True)
+    prime(subject, rounds, depth)
+    profiler = cProfile.Profile()
+    profiler.enable()
+    subject.timed_loop(rounds, depth // PUTS_PER_ROUND, n_rounds)
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(20)
+    return out.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------------------------
+def heading(title: str) -> None:
+    print(f"\n== {title} ==")
+
+
+def verdict(ok: bool) -> str:
+    return "PASS" if ok else "FAIL"
+
+
+def print_intro(settings: Settings) -> None:
+    lines = (
+        "mqlearn engine benchmark: put+get cycles through the public API vs a bare baseline",
+        f"Python {platform.python_version()} on {platform.machine()}, {platform.system()}",
+        "Engine: QueueManager(profile='ibmi'): no background expiry scan, so every discard is",
+        "  the lazy one a get performs (EXP-22 FIFO, EXP-23 PRIORITY); new MD objects every call.",
+        "Baseline: deque(s) of (deadline, payload) tuples, same expiry rule, loop inlined.",
+        f"Workload: each round puts {PUTS_PER_ROUND} messages ({SHORT_PER_ROUND} with Expiry "
+        f"{SHORT_EXPIRY} tenth, the others",
+        f"  unlimited or {LONG_EXPIRY} tenths; priorities 0-9), advances virtual time "
+        f"{STEP_MS} ms (the short",
+        f"  ones expire), then gets {GETS_PER_ROUND}: 30 % of the messages are discarded, "
+        "not got; depth stays ≈ D.",
+        f"One cycle = 1 get + {PUTS_PER_ROUND}/{GETS_PER_ROUND} puts on average "
+        f"(every {PUTS_PER_ROUND} puts there are {GETS_PER_ROUND} gets).",
+        f"Timing: priming untimed; verification pass of {settings.verify_rounds} rounds and "
+        "warm-up; best of",
+        f"  {settings.reps} repetitions of a fixed number of rounds (each ≈ "
+        f"{settings.min_rep_seconds} s or more), interleaved",
+        "  over all subjects and depths; time.perf_counter; garbage collector on.",
+    )
+    print("\n".join(lines))
+
+
+def print_throughput(timings: list[Timing]) -> None:
+    heading("Throughput (cycles/s; ratio = engine / baseline, target ≥ 1/15 = 0.067)")
+    print(
+        f"{'queue':<9} {'depth':>9} {'events on':>12} {'events off':>12} {'baseline':>12} "
+        f"{'on/base':>8} {'off/base':>9} {'µs/cycle on':>12} {'off':>6} {'base':>6}"
+    )
+    for (kind, depth), row in group_by_point(timings).items():
+        on, off, base = (row[name] for name in SUBJECTS)
+        print(
+            f"{kind:<9} {depth:>9} {on.cycles_per_s:>12,.0f} {off.cycles_per_s:>12,.0f} "
+            f"{base.cycles_per_s:>12,.0f} {on.cycles_per_s / base.cycles_per_s:>8.3f} "
+            f"{off.cycles_per_s / base.cycles_per_s:>9.3f} {on.us_per_cycle:>12.2f} "
+            f"{off.us_per_cycle:>6.2f} {base.us_per_cycle:>6.2f}"
+        )
+
+
+def group_by_point(timings: list[Timing]) -> dict[tuple[str, int], dict[str, Timing]]:
+    grouped: dict[tuple[str, int], dict[str, Timing]] = {}
+    for timing in timings:
+        grouped.setdefault((timing.kind, timing.depth), {})[timing.subject] = timing
+    return grouped
+
+
+def scaling(timings: list[Timing], lo: int, hi: int) -> list[dict[str, Any]]:
+    points = group_by_point(timings)
+    return [
+        {
+            "kind": kind,
+            "subject": name,
+            "ratio": points[(kind, hi)][name].us_per_cycle / points[(kind, lo)][name].us_per_cycle,
+        }
+        for kind in KINDS
+        for name in SUBJECTS
+    ]
+
+
+def print_scaling(rows: list[dict[str, Any]], lo: int, hi: int) -> None:
+    heading(f"Depth scaling (cost per cycle at depth {hi} / at depth {lo}; target ≤ 1.5)")
+    print(f"{'queue':<9} {'subject':<20} {'ratio':>6}")
+    for row in rows:
+        print(f"{row['kind']:<9} {row['subject']:<20} {row['ratio']:>6.2f}")
+
+
+def print_checks(checks: list[CrossCheck]) -> None:
+    heading("Discard cross-check (engine vs baseline replaying the same operation sequence)")
+    for c in checks:
+        events = "" if c.discarded_events is None else f" (event log: {c.discarded_events})"
+        expired = c.final_depth_ref - depth_live(c.depth)
+        print(
+            f"{c.kind} depth={c.depth} {c.subject}: {c.rounds} rounds; got {c.got} / {c.got_ref}; "
+            f"discarded {c.discarded}{events} / {c.discarded_ref}; depth {c.final_depth} / "
+            f"{c.final_depth_ref} ({expired / c.final_depth_ref:.0%} expired); first "
+            f"{GETS_PER_ROUND}×verify gets return the same payloads: "
+            f"{'yes' if c.same_payloads else 'NO'} -> {'match' if c.ok else 'MISMATCH'}"
+        )
+
+
+def depth_live(depth: int) -> int:
+    """Live messages on the queue after every round: exactly 70 % of the primed depth."""
+    return depth // PUTS_PER_ROUND * (PUTS_PER_ROUND - SHORT_PER_ROUND)
+
+
+def print_memory(memory: list[Memory]) -> None:
+    heading(
+        "Memory (tracemalloc, fresh PRIORITY queue; bytes per queued message, payload excluded;"
+        " target ≤ 400)"
+    )
+    for m in memory:
+        print(f"{m.subject:<20} {m.messages:>9} messages: {m.bytes_per_message:8.1f} bytes/message")
+
+
+def evaluate(
+    timings: list[Timing],
+    scale_rows: list[dict[str, Any]],
+    checks: list[CrossCheck],
+    memory: list[Memory],
+) -> list[dict[str, Any]]:
+    targets: list[dict[str, Any]] = []
+    points = group_by_point(timings)
+    for name in SUBJECTS[:2]:
+        worst_point = min(points, key=lambda p: ratio_to_baseline(points[p], name))
+        worst = ratio_to_baseline(points[worst_point], name)
+        targets.append(
+            {
+                "target": f"throughput, {name}: ≥ 1/15 of the baseline at every depth",
+                "ok": worst >= THROUGHPUT_TARGET,
+                "detail": f"worst {worst:.3f} = 1/{1 / worst:.1f} at {worst_point[0]} "
+                f"depth {worst_point[1]}",
+            }
+        )
+    for name in SUBJECTS[:2]:
+        rows = [row for row in scale_rows if row["subject"] == name]
+        worst_row = max(rows, key=lambda row: row["ratio"])
+        targets.append(
+            {
+                "target": f"depth scaling, {name}: cost per cycle ratio ≤ 1.5",
+                "ok": worst_row["ratio"] <= SCALING_TARGET,
+                "detail": f"worst {worst_row['ratio']:.2f} ({worst_row['kind']})",
+            }
+        )
+    for m in memory:
+        if m.subject != "baseline":
+            targets.append(
+                {
+                    "target": f"memory, {m.subject}: ≤ 400 bytes per queued message plus payload",
+                    "ok": m.bytes_per_message <= MEMORY_TARGET,
+                    "detail": f"{m.bytes_per_message:.1f} bytes at {m.messages} messages",
+                }
+            )
+    targets.append(
+        {
+            "target": "cross-check: engine discards and gets exactly what the baseline does",
+            "ok": all(c.ok for c in checks),
+            "detail": f"{sum(c.ok for c in checks)}/{len(checks)} runs match",
+        }
+    )
+    return targets
+
+
+def ratio_to_baseline(row: dict[str, Timing], name: str) -> float:
+    return row[name].cycles_per_s / row["baseline"].cycles_per_s
+
+
+def print_targets(targets: list[dict[str, Any]]) -> None:
+    heading("Targets")
+    for t in targets:
+        print(f"{verdict(t['ok'])}  {t['target']} ({t['detail']})")
+
+
+def write_json(path: Path, settings: Settings, results: dict[str, Any]) -> None:
+    document = {
+        "python": platform.python_version(),
+        "settings": asdict(settings),
+        "cycle": f"1 get + {PUTS_PER_ROUND}/{GETS_PER_ROUND} puts",
+        **results,
+    }
+    path.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="depths 1e3 and 1e4, short runs")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the results here")
+    parser.add_argument(
+        "--profile", action="store_true", help="add a cProfile of the engine loop at the top depth"
+    )
+    parser.add_argument("--reps", type=int, help="timed repetitions per subject (default 3)")
+    parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc section")
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    settings = QUICK if args.quick else FULL
+    if args.reps:
+        settings = replace(settings, reps=args.reps)
+    print_intro(settings)
+    lo, hi = min(settings.depths), max(settings.depths)
+    rounds = make_rounds(max(hi // PUTS_PER_ROUND, 10_000))
+    timings: list[Timing] = []
+    checks: list[CrossCheck] = []
+    for kind in KINDS:
+        kind_timings, kind_checks = measure_kind(kind, rounds, settings)
+        timings += kind_timings
+        checks += kind_checks
+    print_throughput(timings)
+    scale_rows = scaling(timings, lo, hi)
+    print_scaling(scale_rows, lo, hi)
+    print_checks(checks)
+    memory: list[Memory] = []
+    if not args.no_memory:
+        memory = [memory_per_message(name, settings.memory_messages) for name in SUBJECTS]
+        print_memory(memory)
+    targets = evaluate(timings, scale_rows, checks, memory)
+    print_targets(targets)
+    if args.profile:
+        for kind in KINDS:
+            heading(f"cProfile: engine, events on, {kind} depth {hi}")
+            print(profile_engine(kind, hi, rounds, 2_000 if not args.quick else 200))
+    if args.json:
+        write_json(
+            args.json,
+            settings,
+            {
+                "timings": [
+                    {**asdict(t), "cycles_per_s": t.cycles_per_s, "us_per_cycle": t.us_per_cycle}
+                    for t in timings
+                ],
+                "scaling": scale_rows,
+                "cross_checks": [{**asdict(c), "ok": c.ok} for c in checks],
+                "memory": [asdict(m) for m in memory],
+                "targets": targets,
+            },
+        )
+    return 0
+
+
+def progress(text: str) -> None:
+    print(f"  ... {text}", file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
