@@ -21,9 +21,11 @@ lab: $(STAMP)
 
 test: $(STAMP) lint typecheck unit
 
+PY_PATHS := mqlearn tests benchmarks tools
+
 lint: $(STAMP)
-	$(VENV)/bin/ruff check .
-	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check $(PY_PATHS)
+	$(VENV)/bin/ruff format --check $(PY_PATHS)
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
