@@ -16,8 +16,10 @@ then ``gets`` gets; a get on an empty queue is never expected there and fails wi
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Sequence
+from typing import Any
 
 NEVER = float("inf")
 """Deadline of a message put with Expiry -1 (MQEI_UNLIMITED)."""
@@ -157,3 +159,34 @@ def make_baseline(msgdlvsq: str) -> Baseline:
     if msgdlvsq == "PRIORITY":
         return PriorityBaseline()
     raise ValueError(f"msgdlvsq must be 'FIFO' or 'PRIORITY', not {msgdlvsq!r}")
+
+
+class ApiFloor:
+    """The cheapest possible queue with mqlearn's call shape: ``put(data, md, pmo)`` and
+    ``get(max_length, md, gmo)`` with MD objects, and FIFO lazy expiry; nothing else (no
+    validation, no MsgIds, no context, no event log, no store bookkeeping).
+
+    It is not a queue manager: it measures what the call shape alone costs on this machine, the
+    ceiling for any engine that offers the pymqi-like API in pure Python.
+    """
+
+    __slots__ = ("_queue", "now")
+
+    def __init__(self) -> None:
+        self._queue: deque[tuple[float, bytes, int]] = deque()
+        self.now = 0
+
+    def put(self, data: bytes, md: Any, pmo: Any = None) -> None:
+        expiry = md.Expiry
+        self._queue.append((NEVER if expiry == -1 else self.now + expiry * 100, data, md.Priority))
+
+    def get(self, max_length: int | None, md: Any, gmo: Any = None) -> bytes:
+        popleft, now = self._queue.popleft, self.now
+        while True:
+            deadline, data, priority = popleft()
+            if deadline > now:
+                break
+        fields = md.__dict__
+        fields["Priority"] = priority
+        fields["Expiry"] = -1 if deadline == NEVER else math.ceil((deadline - now) / 100)
+        return data

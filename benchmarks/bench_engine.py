@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # measure this checkout's engine, installed or not
     sys.path.insert(0, str(ROOT))
 
-from baseline import make_baseline  # noqa: E402
+from baseline import ApiFloor, make_baseline  # noqa: E402
 
 import mqlearn as mq  # noqa: E402
 
@@ -155,6 +155,66 @@ class BaselineSubject:
     def timed_loop(self, rounds: Sequence[Round], start: int, count: int) -> None:
         """The same rounds, deque operations inlined: no MD objects, no call per message."""
         self.bq.run_rounds(rounds, start, count, STEP_MS, GETS_PER_ROUND)
+
+
+class FloorSubject:
+    """baseline.ApiFloor driven exactly like the engine: new MD objects every call (FIFO only)."""
+
+    def __init__(self) -> None:
+        self.q = ApiFloor()
+        self.pmo, self.gmo = mq.PMO(), mq.GMO()
+
+    def put(self, data: bytes, expiry: int, priority: int) -> None:
+        self.q.put(data, mq.MD(Expiry=expiry, Priority=priority), self.pmo)
+
+    def advance(self, ms: int) -> None:
+        self.q.now += ms
+
+    def get(self) -> bytes | None:
+        return self.q.get(None, mq.MD(), self.gmo)
+
+    def timed_loop(self, rounds: Sequence[Round], start: int, count: int) -> None:
+        q, pmo, gmo = self.q, self.pmo, self.gmo
+        n = len(rounds)
+        for r in range(start, start + count):
+            for payload, expiry, priority in rounds[r % n]:
+                q.put(payload, mq.MD(Expiry=expiry, Priority=priority), pmo)
+            q.now += STEP_MS
+            for _ in range(GETS_PER_ROUND):
+                q.get(None, mq.MD(), gmo)
+
+
+def measure_floor(rounds: Sequence[Round], settings: Settings) -> dict[str, float]:
+    """Cycles/s of the API floor and of the FIFO baseline at the smallest depth, interleaved."""
+    depth = min(settings.depths)
+    subjects: dict[str, FloorSubject | BaselineSubject] = {
+        "API floor": FloorSubject(),
+        "baseline": BaselineSubject("FIFO"),
+    }
+    best: dict[str, float] = {}
+    for name, subject in subjects.items():
+        prime(subject, rounds, depth)
+        count, cursor = calibrate(
+            subject, rounds, depth // PUTS_PER_ROUND, settings.min_rep_seconds
+        )
+        best[name] = 0.0
+        for _ in range(settings.reps):
+            t0 = time.perf_counter()
+            subject.timed_loop(rounds, cursor, count)
+            best[name] = max(best[name], count * GETS_PER_ROUND / (time.perf_counter() - t0))
+            cursor += count
+    return best
+
+
+def print_floor(best: dict[str, float]) -> None:
+    heading("API floor: what the call shape alone costs (FIFO, smallest depth)")
+    ratio = best["API floor"] / best["baseline"]
+    print(
+        f"API floor {best['API floor']:>12,.0f} cycles/s, baseline {best['baseline']:>12,.0f}: "
+        f"{ratio:.3f} = 1/{1 / ratio:.1f} of the baseline.\n"
+        "The floor creates the same MD objects and makes the same put/get calls as the engine\n"
+        "loop but does no MQ work at all: no engine with this API can be faster than it."
+    )
 
 
 def put_round(subject: Subject, puts: Round) -> None:
@@ -328,7 +388,10 @@ def measure_kind(
 
 
 def calibrate(
-    subject: EngineSubject | BaselineSubject, rounds: Sequence[Round], start: int, seconds: float
+    subject: EngineSubject | BaselineSubject | FloorSubject,
+    rounds: Sequence[Round],
+    start: int,
+    seconds: float,
 ) -> tuple[int, int]:
     """Warm the timed loop up, doubling its length until it runs ``seconds / 4``; then size one
     repetition to take about 1.2 × ``seconds``. Returns (rounds per repetition, next round)."""
@@ -608,6 +671,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     scale_rows = scaling(timings, lo, hi)
     print_scaling(scale_rows, lo, hi)
     print_checks(checks)
+    floor = measure_floor(rounds, settings)
+    print_floor(floor)
     memory: list[Memory] = []
     if not args.no_memory:
         memory = [memory_per_message(name, settings.memory_messages) for name in SUBJECTS]
@@ -630,6 +695,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "scaling": scale_rows,
                 "cross_checks": [{**asdict(c), "ok": c.ok} for c in checks],
                 "memory": [asdict(m) for m in memory],
+                "api_floor": floor,
                 "targets": targets,
             },
         )
