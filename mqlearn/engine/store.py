@@ -17,7 +17,7 @@ import heapq
 from bisect import bisect_right
 from collections import deque
 from collections.abc import Iterator
-from itertools import islice
+from itertools import chain, islice
 
 from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, NEVER, REMOVED, Message
 
@@ -105,25 +105,11 @@ class LocalStore:
     ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
         """The first message a plain get would return, and the expired ones met before it.
 
-        The hot path of every get: no match options, no cursor.
+        The hot path of every get: no match options, no cursor; lanes from the top one down.
         """
-        expired: list[Message] | None = None
-        lanes = self.lanes
-        for lane in range(self.top, -1, -1):
-            for message in lanes[lane]:
-                if message.state:
-                    continue
-                locker = message.locker
-                if locker is not None and locker is not handle:
-                    continue
-                if message.deadline <= now:
-                    if expired is None:
-                        expired = [message]
-                    else:
-                        expired.append(message)
-                    continue
-                return message, expired or _NONE
-        return None, expired or _NONE
+        if self.top < 0:
+            return None, _NONE
+        return self._walk(now, handle, chain.from_iterable(self.lanes[self.top :: -1]))
 
     def first_live_matching(
         self,
@@ -132,23 +118,35 @@ class LocalStore:
         msgid: bytes | None,
         correlid: bytes | None,
         after: tuple[int, int] | None,
-    ) -> tuple[Message | None, list[Message]]:
+    ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
         """Like :meth:`first_live`, restricted to matching messages and/or those after a cursor.
 
         ``after`` is a cursor position (lane, seq): only messages later in delivery order count.
         """
-        expired: list[Message] = []
-        for message in self._candidates(msgid, correlid, after):
+        return self._walk(now, handle, self._candidates(msgid, correlid, after))
+
+    @staticmethod
+    def _walk(
+        now: int, handle: object, candidates: Iterator[Message]
+    ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
+        """Walk candidates in delivery order: skip what this handle may not see (uncommitted, in a
+        unit of work, locked by another handle), collect expired ones, stop at the first live one
+        (rules EXP-21..24, 27)."""
+        expired: list[Message] | None = None
+        for message in candidates:
             if message.state:
                 continue
             locker = message.locker
             if locker is not None and locker is not handle:
                 continue
             if message.deadline <= now:
-                expired.append(message)
+                if expired is None:
+                    expired = [message]
+                else:
+                    expired.append(message)
                 continue
-            return message, expired
-        return None, expired
+            return message, expired or _NONE
+        return None, expired or _NONE
 
     def _candidates(
         self, msgid: bytes | None, correlid: bytes | None, after: tuple[int, int] | None

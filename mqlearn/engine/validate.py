@@ -223,14 +223,23 @@ def check_pmo(pmo: PMO) -> int:
     return _check_pmo(pmo)
 
 
-def _check_pmo(pmo: PMO) -> int:
-    if pmo.StrucId != C.MQPMO_STRUC_ID or pmo.Version not in (1, 2, 3):
-        raise fail(C.MQRC_PMO_ERROR, f"PMO StrucId {pmo.StrucId!r} / Version {pmo.Version!r}")
-    options = pmo.Options
+def _checked_options(
+    struct: PMO | GMO, struc_id: str, versions: range, known: int, struct_error: int
+) -> int:
+    """StrucId, Version and Options of a PMO or GMO: the checks both calls start with."""
+    name = type(struct).__name__
+    if struct.StrucId != struc_id or struct.Version not in versions:
+        raise fail(struct_error, f"{name} StrucId {struct.StrucId!r} / Version {struct.Version!r}")
+    options = struct.Options
     if type(options) is not int:
-        raise TypeError(f"PMO.Options must be an int, got {type(options).__name__}")
-    if options & ~_PMO_KNOWN:
-        raise fail(C.MQRC_OPTIONS_ERROR, f"PMO.Options {options:#x} has unknown bits")
+        raise TypeError(f"{name}.Options must be an int, got {type(options).__name__}")
+    if options & ~known:
+        raise fail(C.MQRC_OPTIONS_ERROR, f"{name}.Options {options:#x} has unknown bits")
+    return options
+
+
+def _check_pmo(pmo: PMO) -> int:
+    options = _checked_options(pmo, C.MQPMO_STRUC_ID, range(1, 4), _PMO_KNOWN, C.MQRC_PMO_ERROR)
     if options & C.MQPMO_SYNCPOINT and options & C.MQPMO_NO_SYNCPOINT:
         raise fail(C.MQRC_OPTIONS_ERROR, "MQPMO_SYNCPOINT and MQPMO_NO_SYNCPOINT together")
     context = options & _PMO_CONTEXT
@@ -287,13 +296,7 @@ def check_gmo(gmo: GMO) -> GetOptions:
 
 
 def _check_gmo(gmo: GMO) -> GetOptions:
-    if gmo.StrucId != C.MQGMO_STRUC_ID or gmo.Version not in (1, 2, 3, 4):
-        raise fail(C.MQRC_GMO_ERROR, f"GMO StrucId {gmo.StrucId!r} / Version {gmo.Version!r}")
-    options = gmo.Options
-    if type(options) is not int:
-        raise TypeError(f"GMO.Options must be an int, got {type(options).__name__}")
-    if options & ~_GMO_KNOWN:
-        raise fail(C.MQRC_OPTIONS_ERROR, f"GMO.Options {options:#x} has unknown bits")
+    options = _checked_options(gmo, C.MQGMO_STRUC_ID, range(1, 5), _GMO_KNOWN, C.MQRC_GMO_ERROR)
     position = options & _POSITION
     if position & (position - 1):
         raise fail(C.MQRC_OPTIONS_ERROR, "more than one of the browse / under-cursor options")
