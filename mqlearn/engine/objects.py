@@ -116,10 +116,6 @@ class QLocal(QueueDefinition):
             check_name(self.initq, "INITQ")
 
     @property
-    def fifo(self) -> bool:
-        return self.msgdlvsq == "FIFO"
-
-    @property
     def is_xmitq(self) -> bool:
         return self.usage == "XMITQ"
 
