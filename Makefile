@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml | $(PY)
 
 lab: $(STAMP)
 	mkdir -p notebooks
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --allow-root  # root: containers, this CI
 
 test: $(STAMP) lint typecheck unit
 
