@@ -1,0 +1,171 @@
+"""Queue definitions of a queue manager and how names resolve (MQOPEN), with MQSC names.
+
+:class:`Definitions` is the part of :class:`~mqlearn.engine.qmgr.QueueManager` that holds the
+queue objects: DEFINE / ALTER / DELETE, and resolving a name through aliases, remote definitions
+and transmission queues to a :class:`Route`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import fields
+from typing import Any
+
+from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition
+from mqlearn.engine.validate import fail
+from mqlearn.mqi import cmqc as C
+
+
+class Route:
+    """Where a put to a name lands: the definitions on the path and the local queue at its end."""
+
+    __slots__ = (
+        "cap",
+        "defprty",
+        "direct_xmit",
+        "inhibited",
+        "local",
+        "path",
+        "persistence",
+        "remote",
+    )
+
+    def __init__(self, path: list[QueueDefinition], local: QLocal, remote: QRemote | None) -> None:
+        self.path = path
+        self.local = local
+        self.remote = remote
+        caps = [d.capexpry for d in path if d.capexpry is not None]
+        self.cap = min(caps) if caps else None
+        self.defprty = path[0].defprty  # the first definition on the path decides (MD-02)
+        self.persistence = path[0].default_persistence
+        self.inhibited = next((d.name for d in path if d.put == "DISABLED"), None)
+        self.direct_xmit = remote is None and local.usage == "XMITQ"
+
+
+class Definitions:
+    """DEFINE, ALTER, DELETE and name resolution; mixed into QueueManager."""
+
+    name: str
+    objects: dict[str, QueueDefinition]
+    _routes: dict[str, Route]
+
+    def _define(self, definition: QueueDefinition, replace: bool) -> None:
+        old = self.objects.get(definition.name)
+        if old is not None:
+            if not replace:
+                raise fail(C.MQRC_OBJECT_ALREADY_EXISTS, f"{definition.name} is already defined")
+            if type(old) is not type(definition):
+                raise fail(C.MQRC_OBJECT_TYPE_ERROR, f"{definition.name} is a {old.qtype}")
+            if isinstance(old, QLocal) and isinstance(definition, QLocal):
+                definition.store = old.store  # REPLACE keeps the messages
+        self.objects[definition.name] = definition
+        self._changed()
+
+    def define_qlocal(self, name: str, *, replace: bool = False, **attrs: Any) -> QLocal:
+        """DEFINE QLOCAL(name) with MQSC attributes as keywords (docs/engine.md)."""
+        definition = QLocal(name, **attrs)
+        self._define(definition, replace)
+        return definition
+
+    def define_qremote(
+        self, name: str, *, rname: str, rqmname: str, replace: bool = False, **attrs: Any
+    ) -> QRemote:
+        """DEFINE QREMOTE(name) RNAME(rname) RQMNAME(rqmname) [XMITQ(...)]."""
+        definition = QRemote(name, rname=rname, rqmname=rqmname, **attrs)
+        self._define(definition, replace)
+        return definition
+
+    def define_qalias(
+        self, name: str, *, target: str, replace: bool = False, **attrs: Any
+    ) -> QAlias:
+        """DEFINE QALIAS(name) TARGET(target)."""
+        definition = QAlias(name, target=target, **attrs)
+        self._define(definition, replace)
+        return definition
+
+    def alter(self, name: str, **attrs: Any) -> QueueDefinition:
+        """ALTER a queue of any type; values are checked before anything changes."""
+        definition = self.definition(name)
+        checked = definition.altered(**attrs)
+        for f in fields(definition):
+            setattr(definition, f.name, getattr(checked, f.name))
+        self._changed()
+        return definition
+
+    def alter_qlocal(self, name: str, **attrs: Any) -> QLocal:
+        definition = self.definition(name)
+        if not isinstance(definition, QLocal):
+            raise fail(C.MQRC_OBJECT_TYPE_ERROR, f"{name} is a {definition.qtype}, not a QLOCAL")
+        self.alter(name, **attrs)
+        return definition
+
+    def delete_queue(self, name: str) -> None:
+        """DELETE a queue definition; a local queue must be empty (2055)."""
+        definition = self.definition(name)
+        if isinstance(definition, QLocal) and definition.store.count:
+            raise fail(C.MQRC_Q_NOT_EMPTY, f"{name} still holds {definition.store.count} messages")
+        del self.objects[name]
+        self._changed()
+
+    def definition(self, name: str) -> QueueDefinition:
+        try:
+            return self.objects[name]
+        except KeyError:
+            raise fail(
+                C.MQRC_UNKNOWN_OBJECT_NAME, f"no queue named {name!r} on {self.name}"
+            ) from None
+
+    def local(self, name: str) -> QLocal:
+        definition = self.definition(name)
+        if not isinstance(definition, QLocal):
+            raise fail(C.MQRC_OBJECT_TYPE_ERROR, f"{name} is a {definition.qtype}, not a QLOCAL")
+        return definition
+
+    def local_queues(self) -> Iterator[QLocal]:
+        return (d for d in self.objects.values() if isinstance(d, QLocal))
+
+    def _changed(self) -> None:
+        self._routes.clear()  # definitions changed: names resolve afresh
+
+    def route(self, name: str) -> Route:
+        """Resolve a queue name as MQOPEN does (aliases, remote definitions, transmission queues)."""
+        try:
+            return self._routes[name]
+        except KeyError:
+            route = self._routes[name] = self._resolve(name)
+            return route
+
+    def _resolve(self, name: str) -> Route:
+        definition = self.definition(name)
+        path: list[QueueDefinition] = [definition]
+        if isinstance(definition, QAlias):
+            target = self.objects.get(definition.target)
+            if target is None or isinstance(target, QAlias):
+                raise fail(C.MQRC_UNKNOWN_ALIAS_BASE_Q, f"alias {name} targets {definition.target}")
+            path.append(target)
+            definition = target
+        if isinstance(definition, QRemote):
+            xmitq_name = definition.transmission_queue
+            xmitq = self.objects.get(xmitq_name)
+            if xmitq is None:
+                raise fail(
+                    C.MQRC_UNKNOWN_OBJECT_NAME, f"transmission queue {xmitq_name} is missing"
+                )
+            if not isinstance(xmitq, QLocal):
+                raise fail(C.MQRC_XMIT_Q_TYPE_ERROR, f"{xmitq_name} is not a local queue")
+            if not xmitq.is_xmitq:
+                raise fail(C.MQRC_XMIT_Q_USAGE_ERROR, f"{xmitq_name} is not USAGE(XMITQ)")
+            path.append(xmitq)
+            return Route(path, xmitq, definition)
+        assert isinstance(definition, QLocal)
+        return Route(path, definition, None)
+
+    def route_to(self, qmgr: str, name: str) -> Route:
+        """Resolve a queue at a queue manager: this one by name, another through the
+        transmission queue named like it (2087 when there is none)."""
+        if not qmgr or qmgr == self.name:
+            return self.route(name)
+        xmitq = self.objects.get(qmgr)
+        if not isinstance(xmitq, QLocal) or not xmitq.is_xmitq:
+            raise fail(C.MQRC_UNKNOWN_REMOTE_Q_MGR, f"no transmission queue to {qmgr}")
+        return Route([xmitq], xmitq, QRemote(name, rname=name, rqmname=qmgr))
