@@ -84,10 +84,6 @@ class Message:
             return extra[name]
         return self.ctx.get(name, default)
 
-    def remaining_tenths(self, now: int) -> int:
-        """MD.Expiry as a get at ``now`` reports it: rounded up, ≥ 1 while live; -1 unlimited; 0 expired."""
-        return remaining_tenths(self.deadline, now)
-
     def __repr__(self) -> str:
         return (
             f"<Message seq={self.seq} lane={self.lane} msgid={self.msgid.hex()[:16]}… "

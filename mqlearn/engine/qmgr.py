@@ -723,7 +723,3 @@ class QueueManager(Definitions):
     def in_unit_of_work(self) -> int:
         """Number of operations in the open unit of work."""
         return len(self._uow)
-
-    def messages(self, name: str) -> Iterator[Message]:
-        """Stored messages of a local queue in delivery order (read-only use: views, tests)."""
-        return self.local(name).store.messages()

@@ -75,3 +75,4 @@ def test_queue_frame_shows_every_state_in_delivery_order() -> None:
     assert list(frame["expired"]) == [True, False, False]
     assert list(frame["expiry"]) == [0, -1, -1]
     assert qm.curdepth("Q") == 3, "an uncommitted put and an expired message both count (EXP-25)"
+    assert qm.in_unit_of_work == 1, "the syncpoint put is the open unit of work"
