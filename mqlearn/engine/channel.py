@@ -101,13 +101,12 @@ class Channel:
         source, target, queue = self.source, self.target, self.xmitq
         message = flight.message
         self.in_flight.remove(flight)
-        fields, data, deadline = delivery.original(source, message)
-        if message.field("Format", "") != C.MQFMT_XMIT_Q_HEADER or len(message.data) < 428:
-            self._undeliverable(message, fields, data, deadline, C.MQRC_FORMAT_ERROR, "", "")
-            return
-        header, _ = delivery.unwrap(message.data, message.field("Encoding", C.MQENC_NATIVE))
-        dest_q, dest_qmgr = header.RemoteQName, header.RemoteQMgrName
+        fields, data, deadline, header = delivery.original(source, message)
         ctx = {name: fields[name] for name in CONTEXT_FIELDS}
+        if header is None:  # not an MQXQH message: nowhere to deliver it
+            self._undeliverable(message, fields, data, ctx, deadline, C.MQRC_FORMAT_ERROR, "", "")
+            return
+        dest_q, dest_qmgr = header.RemoteQName, header.RemoteQMgrName
         try:
             arrived = target.deliver(
                 target.route_to(dest_qmgr, dest_q),
@@ -118,7 +117,9 @@ class Channel:
                 msgid=fields["MsgId"],
             )
         except MQMIError as error:
-            self._undeliverable(message, fields, data, deadline, error.reason, dest_q, dest_qmgr)
+            self._undeliverable(
+                message, fields, data, ctx, deadline, error.reason, dest_q, dest_qmgr
+            )
             return
         queue.store.remove(message)
         target.log(dest_q, "channel-arrive", arrived, self.name, detail=f"from {source.name}")
@@ -128,6 +129,7 @@ class Channel:
         message: Message,
         fields: dict[str, Any],
         data: bytes,
+        ctx: dict[str, Any],
         deadline: int,
         reason: int,
         dest_q: str,
@@ -136,14 +138,13 @@ class Channel:
         """Receiving end cannot put it: dead-letter queue, discard (MQRO_DISCARD_MSG), or stop."""
         source, target, queue = self.source, self.target, self.xmitq
         report: int = fields.get("Report", 0)
-        ctx = {name: fields[name] for name in CONTEXT_FIELDS}
         if report & C.MQRO_DISCARD_MSG:
             queue.store.remove(message)
             target.log(
                 dest_q, "discard", message, self.name, reason, "undeliverable: MQRO_DISCARD_MSG"
             )
         elif delivery.dead_letter(
-            target, data, dict(fields), ctx, deadline, reason, dest_q, dest_qmgr or target.name
+            target, data, fields, ctx, deadline, reason, dest_q, dest_qmgr or target.name
         ):
             queue.store.remove(message)
         else:  # nowhere to go: the message stays on the transmission queue, the channel stops

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqlearn.engine.descriptor import IDENTITY_FIELDS, message_fields
 from mqlearn.engine.message import GOT_IN_UOW, NEVER, Message, deadline_of, remaining_tenths
@@ -88,27 +88,32 @@ def decrement_embedded(data: bytes, message: Message, now: int) -> bytes:
     return data[:XQH_EMBEDDED_EXPIRY_OFFSET] + packed + data[_EXPIRY_END:]
 
 
-def unwrap(data: bytes, encoding: int) -> tuple[MQXQH, bytes]:
-    """Split a transmission-queue message into its MQXQH and the application data."""
-    return MQXQH.unpack(data[:XQH_LENGTH], encoding), data[XQH_LENGTH:]
+class Original(NamedTuple):
+    """The application message behind a stored one (see :func:`original`)."""
+
+    fields: dict[str, Any]
+    data: bytes
+    deadline: int
+    header: MQXQH | None  # the transmission-queue header it travels behind, if any
 
 
-def original(qm: QueueManager, message: Message) -> tuple[dict[str, Any], bytes, int]:
-    """The application message behind a stored one: its fields, its data and its deadline.
+def original(qm: QueueManager, message: Message) -> Original:
+    """The application message behind a stored one: its fields, data, deadline and MQXQH.
 
-    For an MQXQH message that is the message inside the header (reports describe it, RPT-04).
+    For an MQXQH message that is the message inside the header (reports describe it, RPT-04;
+    the receiving end of a channel delivers it).
     """
-    now = qm.sim.now
-    fields = message_fields(message, now, qm.sim)
+    fields = message_fields(message, qm.sim.now, qm.sim)
     data = message.data
     if fields["Format"] == C.MQFMT_XMIT_Q_HEADER and len(data) >= XQH_LENGTH:
-        header, data = unwrap(data, fields["Encoding"])
+        header = MQXQH.unpack(data[:XQH_LENGTH], fields["Encoding"])
+        data = data[XQH_LENGTH:]
         inner = header.MsgDesc.get()
         for name in ("GroupId", "MsgSeqNumber", "Offset", "MsgFlags", "OriginalLength"):
             inner[name] = fields[name]
         xdeadline = message.xdeadline if message.xdeadline is not None else message.deadline
-        return inner, data, xdeadline
-    return fields, data, message.deadline
+        return Original(inner, data, xdeadline, header)
+    return Original(fields, data, message.deadline, None)
 
 
 # -- generated messages ----------------------------------------------------------------------------
@@ -197,7 +202,7 @@ def expiration_report(qm: QueueManager, local: QLocal, message: Message) -> None
     wrapped = message.field("Format", "") == C.MQFMT_XMIT_Q_HEADER
     if not wrapped and not message.field("Report", 0) & C.MQRO_EXPIRATION_WITH_FULL_DATA:
         return  # the common case, decided without building the descriptor
-    fields, data, _ = original(qm, message)
+    fields, data, _, _ = original(qm, message)
     where = send_expiration_report(qm, fields, data, qm.qmgr_context)
     if where is not None:
         qm.log(local.name, "report", message, "expiration", detail=where)

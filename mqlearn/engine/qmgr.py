@@ -150,10 +150,6 @@ class QueueManager(Definitions):
         self._msgids += 1
         return self._msgid_prefix + self._msgids.to_bytes(8, "big")
 
-    def next_seq(self) -> int:
-        self._seq += 1
-        return self._seq
-
     def _context(self, appl_type: int, user: str, appl_name: str) -> dict[str, Any]:
         return {"UserIdentifier": user, "PutApplType": appl_type, "PutApplName": appl_name}
 
@@ -257,12 +253,7 @@ class QueueManager(Definitions):
                 check_put_md(md, self.enforce_max_expiry)
                 expiry, priority = md.Expiry, md.Priority
                 extra = carried_fields(md)
-            local = route.local
-            store = local.store
-            if route.inhibited is not None:
-                raise fail(_PUT_INHIBITED, f"{route.inhibited} is PUT(DISABLED)")
-            if store.count - store.in_uow >= local.maxdepth:
-                raise fail(_Q_FULL, f"{local.name} holds MAXDEPTH={local.maxdepth} messages")
+            self._check_room(route)
             if route.direct_xmit and md.Format == _XQH:
                 self._check_direct_xqh(data, md)
         except MQMIError as error:
@@ -275,8 +266,7 @@ class QueueManager(Definitions):
             expiry = cap  # rule EXP-06: Expiry itself is input-only, md keeps the application's
         if priority == -1:
             priority = route.defprty
-        maxprty = self.maxprty
-        warning = _PRIORITY_EXCEEDS_MAXIMUM if priority > maxprty else 0
+        warning = _PRIORITY_EXCEEDS_MAXIMUM if priority > self.maxprty else 0
         persistence = md.Persistence
         if persistence == _PERSISTENCE_AS_Q_DEF:
             persistence = route.persistence
@@ -286,8 +276,7 @@ class QueueManager(Definitions):
 
         msgid = md.MsgId
         if msgid == _MI_NONE or options & _PMO_NEW_MSG_ID:
-            self._msgids += 1
-            msgid = self._msgid_prefix + self._msgids.to_bytes(8, "big")
+            msgid = self.new_msgid()
         elif len(msgid) != 24:
             msgid = msgid.ljust(24, b"\0")
         correlid = md.CorrelId
@@ -311,24 +300,11 @@ class QueueManager(Definitions):
             )
         elif md.Format == _XQH:  # any queue: rule XQH-03 says "from any queue"
             xdeadline = delivery.embedded_deadline(data, md.Encoding, now)
-        self._seq += 1
-        message = Message(
-            self._seq,
-            local.defprty
-            if local.msgdlvsq == "FIFO"
-            else (priority if priority <= maxprty else maxprty),
-            priority,
-            deadline,
-            now,
-            msgid,
-            correlid,
-            data,
-            shared,
-            extra,
-            UNCOMMITTED_PUT if syncpoint else AVAILABLE,
-            xdeadline,
+        local = route.local
+        state = UNCOMMITTED_PUT if syncpoint else AVAILABLE
+        message = self._enqueue(
+            local, priority, deadline, msgid, correlid, data, shared, extra, state, xdeadline
         )
-        store.add(message)
 
         d["MsgId"] = msgid  # the output fields of MQPUT
         if options & _PMO_NEW_CORREL_ID:
@@ -341,10 +317,7 @@ class QueueManager(Definitions):
 
         if self.record_events:
             detail = f"to {route.remote.rname} at {route.remote.rqmname}" if route.remote else ""
-            cause = "syncpoint" if syncpoint else ""
-            self._log.append(
-                (now, local.name, "put", msgid, priority, deadline, cause, warning, detail)
-            )
+            self.log(local.name, "put", message, "syncpoint" if syncpoint else "", warning, detail)
         if syncpoint:
             self._uow.append(("put", local, message))
         elif local.trigger or local.usage == "XMITQ":
@@ -413,12 +386,7 @@ class QueueManager(Definitions):
         ``fields`` holds the descriptor fields to keep (Report, Format, ...; Priority, CorrelId and
         MsgId are taken out of it). Raises MQMIError when the queue cannot take the message.
         """
-        local = route.local
-        for definition in route.path:
-            if definition.put == "DISABLED":
-                raise fail(C.MQRC_PUT_INHIBITED, f"{definition.name} is PUT(DISABLED)")
-        if local.store.depth >= local.maxdepth:
-            raise fail(C.MQRC_Q_FULL, f"{local.name} is full")
+        self._check_room(route)
         extra = stored_extra(fields)
         priority = fields.get("Priority", -1)
         if priority == -1:
@@ -428,32 +396,61 @@ class QueueManager(Definitions):
         now = self.sim.now
         if route.cap is not None:
             deadline = min(deadline, now + route.cap * 100)
-        if route.remote is None and fields.get("Format") == C.MQFMT_XMIT_Q_HEADER:
-            xdeadline = xdeadline or delivery.embedded_deadline(
-                data, fields.get("Encoding", C.MQENC_NATIVE), now
-            )
         if route.remote is not None:
             expiry = remaining_tenths(deadline, now)
             data, extra, ctx, xdeadline = delivery.wrap_for_transmission(
                 self, route.remote, data, msgid, correlid, priority, expiry, extra, ctx, now
             )
+        elif fields.get("Format") == C.MQFMT_XMIT_Q_HEADER and xdeadline is None:
+            encoding = fields.get("Encoding", C.MQENC_NATIVE)
+            xdeadline = delivery.embedded_deadline(data, encoding, now)
+        local = route.local
+        message = self._enqueue(
+            local, priority, deadline, msgid, correlid, data, ctx, extra, AVAILABLE, xdeadline
+        )
+        self.log(local.name, "put", message, "qmgr")
+        self.arrived(local, message)
+        return message
+
+    def _check_room(self, route: Route) -> None:
+        """PUT(DISABLED) anywhere on the path (2051), or the queue at MAXDEPTH (2053, EXP-25)."""
+        if route.inhibited is not None:
+            raise fail(_PUT_INHIBITED, f"{route.inhibited} is PUT(DISABLED)")
+        local = route.local
+        if local.store.depth >= local.maxdepth:
+            raise fail(_Q_FULL, f"{local.name} holds MAXDEPTH={local.maxdepth} messages")
+
+    def _enqueue(
+        self,
+        local: QLocal,
+        priority: int,
+        deadline: int,
+        msgid: bytes,
+        correlid: bytes,
+        data: bytes,
+        shared: dict[str, Any],
+        extra: dict[str, Any] | None,
+        state: int,
+        xdeadline: int | None,
+    ) -> Message:
+        """Store a new message at the end of its lane, in arrival order."""
+        self._seq += 1
+        lane = self._lane(local, priority)
         message = Message(
-            self.next_seq(),
-            self._lane(local, priority),
+            self._seq,
+            lane,
             priority,
             deadline,
-            now,
+            self.sim.now,
             msgid,
             correlid,
             data,
-            ctx,
+            shared,
             extra,
-            AVAILABLE,
+            state,
             xdeadline,
         )
         local.store.add(message)
-        self.log(local.name, "put", message, "qmgr")
-        self.arrived(local, message)
         return message
 
     def arrived(self, local: QLocal, message: Message) -> None:
@@ -537,20 +534,7 @@ class QueueManager(Definitions):
                 self.log(local.name, "get", message, "syncpoint")
             else:
                 local.store.remove(message)
-                if self.record_events:
-                    self._log.append(
-                        (
-                            now,
-                            local.name,
-                            "get",
-                            message.msgid,
-                            message.priority,
-                            message.deadline,
-                            "",
-                            0,
-                            "",
-                        )
-                    )
+                self.log(local.name, "get", message)
         handle.last_reason = warning
         handle.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
         return data
@@ -603,21 +587,17 @@ class QueueManager(Definitions):
         until = None if wait == C.MQWI_UNLIMITED else sim.now + wait
         while True:
             nxt = sim.peek(include_daemons=until is not None)
-            if until is None and nxt is None:
+            if nxt is None and until is None:
                 raise fail(C.MQRC_NO_MSG_AVAILABLE, "unlimited wait: nothing else can happen")
-            if until is not None and (nxt is None or nxt > until):
-                sim.run_until(until)
-                message = self._find(handle, local, md, opts)
-                if message is None:
-                    raise fail(
-                        C.MQRC_NO_MSG_AVAILABLE, f"waited {wait} ms: " + self._nothing(local)
-                    )
-                return message
-            assert nxt is not None
-            sim.run_until(nxt)
+            last = until is not None and (nxt is None or nxt > until)
+            step_to = until if last else nxt
+            assert step_to is not None
+            sim.run_until(step_to)
             message = self._find(handle, local, md, opts)
             if message is not None:
                 return message
+            if last:
+                raise fail(C.MQRC_NO_MSG_AVAILABLE, f"waited {wait} ms: " + self._nothing(local))
 
     def _nothing(self, local: QLocal) -> str:
         depth = local.store.depth
@@ -651,9 +631,8 @@ class QueueManager(Definitions):
             if not local.store.has_due(now):
                 continue  # nothing worth scanning (the z/OS wording)
             for message in local.store.due(now):
-                if message.state == AVAILABLE:
-                    self.discard(local, message, cause)
-                    total += 1
+                self.discard(local, message, cause)
+                total += 1
         self.log("", "scan", cause=cause, detail=f"{total} expired message(s) discarded")
         return total
 
@@ -693,7 +672,7 @@ class QueueManager(Definitions):
         work, self._uow = self._uow, []
         for op, local, message in work:
             if op == "put" and message.state == UNCOMMITTED_PUT:
-                local.store.release(message, AVAILABLE)
+                local.store.release(message)
                 self.arrived(local, message)
             elif op == "get" and message.state == GOT_IN_UOW:
                 local.store.remove(message)
@@ -710,7 +689,7 @@ class QueueManager(Definitions):
                 local.store.remove(message)
                 self.log(local.name, "backout", message, "put")
             elif op == "get" and message.state == GOT_IN_UOW:
-                local.store.release(message, AVAILABLE)
+                local.store.release(message)
                 message.backouts += 1
                 self.log(local.name, "backout", message, "get")
         self.log("", "backout", detail=f"{len(work)} operation(s)")

@@ -18,6 +18,7 @@ from bisect import bisect_right
 from collections import deque
 from collections.abc import Iterator
 from itertools import chain, islice
+from operator import attrgetter
 
 from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, NEVER, REMOVED, Message
 
@@ -93,11 +94,11 @@ class LocalStore:
         message.state = GOT_IN_UOW
         self.in_uow += 1
 
-    def release(self, message: Message, state: int = AVAILABLE) -> None:
+    def release(self, message: Message) -> None:
         """Undo :meth:`hold` (backout), or make an uncommitted put available (commit)."""
         if message.state == GOT_IN_UOW:
             self.in_uow -= 1
-        message.state = state
+        message.state = AVAILABLE
 
     # -- walks ----------------------------------------------------------------------------------
     def first_live(
@@ -180,17 +181,17 @@ class LocalStore:
             found[:] = live
         return sorted(live, key=delivery_key) if len(live) > 1 else live
 
-    def _index(self, which: str) -> dict[bytes, list[Message]]:
-        index = self._by_msgid if which == "msgid" else self._by_correlid
+    def _index(self, field: str) -> dict[bytes, list[Message]]:
+        """The index of present messages by ``field`` ("msgid" or "correlid"), built on first use
+        and kept up to date by :meth:`add` from then on."""
+        slot = f"_by_{field}"
+        index: dict[bytes, list[Message]] | None = getattr(self, slot)
         if index is None:
+            key = attrgetter(field)
             index = {}
             for message in self.messages():
-                key = message.msgid if which == "msgid" else message.correlid
-                index.setdefault(key, []).append(message)
-            if which == "msgid":
-                self._by_msgid = index
-            else:
-                self._by_correlid = index
+                index.setdefault(key(message), []).append(message)
+            setattr(self, slot, index)
         return index
 
     # -- views ----------------------------------------------------------------------------------

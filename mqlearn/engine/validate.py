@@ -167,15 +167,10 @@ def check_simple_md(d: dict[str, Any], enforce_max: bool) -> tuple[int, int]:
 
 
 def check_put_md(md: MD, enforce_max: bool) -> None:
-    """Every MQMD check an MQPUT makes, in IBM's field order; raises MQMIError."""
-    d = md.__dict__
-    if d.keys() <= SIMPLE_MD:
-        check_simple_md(d, enforce_max)
-        return
-    _check_full_md(md, enforce_max)
+    """Every MQMD check an MQPUT makes, in IBM's field order; raises MQMIError.
 
-
-def _check_full_md(md: MD, enforce_max: bool) -> None:
+    (An MD that sets only Expiry and/or Priority needs just :func:`check_simple_md`.)
+    """
     if md.StrucId != C.MQMD_STRUC_ID or md.Version not in (1, 2):
         raise fail(C.MQRC_MD_ERROR, f"MD StrucId {md.StrucId!r} / Version {md.Version!r}")
     report = _int_field(md, "Report")
