@@ -11,9 +11,10 @@ import struct
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from mqlearn.engine.descriptor import IDENTITY_FIELDS, message_fields
+from mqlearn.engine.descriptor import IDENTITY_FIELDS, V2_FIELDS, message_fields
 from mqlearn.engine.message import GOT_IN_UOW, NEVER, Message, deadline_of, remaining_tenths
 from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.binary import byte_order
 from mqlearn.mqi.errors import MQMIError, reason_name
 from mqlearn.mqi.headers import MQDLH, MQTM, MQXQH, XQH_EMBEDDED_EXPIRY_OFFSET
 from mqlearn.mqi.structs import MD
@@ -26,12 +27,15 @@ XQH_LENGTH = C.MQXQH_LENGTH_1
 DLH_LENGTH = C.MQDLH_LENGTH_1
 REPORT_DATA_BYTES = 100  # _WITH_DATA reports carry the first 100 bytes of application data
 PASSED_EXPIRY_TENTHS = 600  # MQRO_PASS_DISCARD_AND_EXPIRY: an expiration report lives 60 s
-_EXPIRY_END = XQH_EMBEDDED_EXPIRY_OFFSET + 4
+XQH_EXPIRY_END = XQH_EMBEDDED_EXPIRY_OFFSET + 4  # bytes needed to hold the embedded Expiry
+
+
+_MQLONG = {"<": struct.Struct("<i"), ">": struct.Struct(">i")}
 
 
 def _int_format(encoding: int) -> struct.Struct:
-    big = (encoding & C.MQENC_INTEGER_MASK) == C.MQENC_INTEGER_NORMAL
-    return struct.Struct(">i" if big else "<i")
+    """An MQLONG in the byte order of ``encoding`` (546 little-endian, 273 big-endian)."""
+    return _MQLONG[byte_order(encoding)]
 
 
 # -- transmission queues (rules XQH-01..05) --------------------------------------------------------
@@ -54,7 +58,7 @@ def wrap_for_transmission(
     date, time = qm.sim.stamp(now)
     embedded = MD(**{"PutDate": date, "PutTime": time, **ctx, **(extra or {})})
     embedded.set(MsgId=msgid, CorrelId=correlid, Priority=priority, Expiry=expiry, Version=1)
-    for name in ("GroupId", "MsgSeqNumber", "Offset", "MsgFlags", "OriginalLength"):
+    for name in V2_FIELDS:
         embedded.__dict__.pop(name, None)  # the embedded descriptor is a version-1 MQMD
     header = MQXQH(RemoteQName=remote.rname, RemoteQMgrName=remote.rqmname, MsgDesc=embedded)
     outer = {**(extra or {}), "Format": C.MQFMT_XMIT_Q_HEADER}
@@ -71,7 +75,7 @@ def embedded_expiry(data: bytes, encoding: int) -> int:
 
 def embedded_deadline(data: bytes, encoding: int, now: int) -> int | None:
     """Deadline of the embedded Expiry of a directly put MQXQH, if it is there and valid."""
-    if len(data) < _EXPIRY_END:
+    if len(data) < XQH_EXPIRY_END:
         return None
     expiry = embedded_expiry(data, encoding)
     return deadline_of(expiry, now) if expiry > 0 or expiry == -1 else None
@@ -80,12 +84,12 @@ def embedded_deadline(data: bytes, encoding: int, now: int) -> int | None:
 def decrement_embedded(data: bytes, message: Message, now: int) -> bytes:
     """The data with the MQXQH's Expiry set to its remaining lifetime, 0 once run out (XQH-03/05)."""
     xdeadline = message.xdeadline
-    if xdeadline is None or xdeadline == NEVER or len(data) < _EXPIRY_END:
+    if xdeadline is None or xdeadline == NEVER or len(data) < XQH_EXPIRY_END:
         return data
     packed = _int_format(message.field("Encoding", C.MQENC_NATIVE)).pack(
         remaining_tenths(xdeadline, now)
     )
-    return data[:XQH_EMBEDDED_EXPIRY_OFFSET] + packed + data[_EXPIRY_END:]
+    return data[:XQH_EMBEDDED_EXPIRY_OFFSET] + packed + data[XQH_EXPIRY_END:]
 
 
 class Original(NamedTuple):
@@ -109,7 +113,7 @@ def original(qm: QueueManager, message: Message) -> Original:
         header = MQXQH.unpack(data[:XQH_LENGTH], fields["Encoding"])
         data = data[XQH_LENGTH:]
         inner = header.MsgDesc.get()
-        for name in ("GroupId", "MsgSeqNumber", "Offset", "MsgFlags", "OriginalLength"):
+        for name in V2_FIELDS:
             inner[name] = fields[name]
         xdeadline = message.xdeadline if message.xdeadline is not None else message.deadline
         return Original(inner, data, xdeadline, header)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.engine.message import NEVER, Message
+from mqlearn.engine.message import Message, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.structs import MD
 
@@ -46,10 +46,6 @@ CARRIED_FIELDS = frozenset(
     }
 )
 _DEFAULTS: dict[str, Any] = {f.name: getattr(MD, f.name) for f in MD._LAYOUT}
-
-
-def default(name: str) -> Any:
-    return _DEFAULTS[name]
 
 
 def carried_fields(md: MD) -> dict[str, Any] | None:
@@ -104,8 +100,7 @@ def fill_md(md: MD, message: Message, now: int, sim: Simulation) -> None:
     d.clear()
     if version != 1:
         d["Version"] = version
-    put_ms = message.put_ms
-    d["PutDate"], d["PutTime"] = sim.stamps.get(put_ms // 10) or sim.stamp(put_ms)
+    d["PutDate"], d["PutTime"] = sim.stamp(message.put_ms)
     d.update(message.ctx)
     extra = message.extra
     if extra is not None:
@@ -116,8 +111,7 @@ def fill_md(md: MD, message: Message, now: int, sim: Simulation) -> None:
     d["MsgId"] = message.msgid
     d["CorrelId"] = message.correlid
     d["Priority"] = message.priority
-    left = message.deadline - now
-    d["Expiry"] = -1 if message.deadline == NEVER else (left + 99) // 100 if left > 0 else 0
+    d["Expiry"] = remaining_tenths(message.deadline, now)
     if message.backouts:
         d["BackoutCount"] = message.backouts
 

@@ -62,7 +62,6 @@ PROFILES = ("distributed", "zos", "ibmi")
 RawEvent = tuple[int, str, str, bytes | None, int | None, int | None, str, int, str]
 DEFAULT_EXPIRY_TASK_SECONDS = 300  # distributed: qm.ini TuningParameters ExpiryInterval
 ENFORCE_ENV = "AMQ_ENFORCE_MAX_EXPIRY_ERROR"
-XQH_EXPIRY_END = 124  # bytes needed to hold the embedded Expiry of an MQXQH
 _PUT_INHIBITED = C.MQRC_PUT_INHIBITED
 _Q_FULL = C.MQRC_Q_FULL
 _XQH = C.MQFMT_XMIT_Q_HEADER
@@ -311,7 +310,7 @@ class QueueManager(Definitions):
             d["CorrelId"] = correlid
         if not options & _SET_CONTEXT:
             d.update(self._ctx_default)
-            d["PutDate"], d["PutTime"] = self.sim.stamps.get(now // 10) or self.sim.stamp(now)
+            d["PutDate"], d["PutTime"] = self.sim.stamp(now)
         if extra is not None and "ReplyToQMgr" in extra and not md.ReplyToQMgr:
             d["ReplyToQMgr"] = extra["ReplyToQMgr"]
 
@@ -359,7 +358,7 @@ class QueueManager(Definitions):
         """Rule XQH-02: a hand-built MQXQH on a direct put to a transmission queue."""
         if self.profile == "ibmi":
             return  # the IBM i text: neither the embedded Expiry nor the length is checked
-        if len(data) < XQH_EXPIRY_END:
+        if len(data) < delivery.XQH_EXPIRY_END:
             raise fail(C.MQRC_EXPIRY_ERROR, "data too short to hold the MQXQH's embedded Expiry")
         embedded = delivery.embedded_expiry(data, md.Encoding)
         check_expiry(embedded, self.enforce_max_expiry, "embedded MQXQH Expiry")

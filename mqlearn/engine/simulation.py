@@ -44,7 +44,7 @@ class Simulation:
         self.start = start
         self._heap: list[Scheduled] = []
         self._seq = 0
-        self.stamps: dict[int, tuple[str, str]] = {}  # hundredths -> (PutDate, PutTime)
+        self._stamps: dict[int, tuple[str, str]] = {}  # hundredths -> (PutDate, PutTime)
         midnight = start.replace(hour=0, minute=0, second=0, microsecond=0)
         self.start_date = midnight
         self._start_hundredths = (start - midnight) // timedelta(milliseconds=10)
@@ -139,7 +139,7 @@ class Simulation:
         got long after their put have scattered put times, so this is no place for strftime.
         """
         hundredths = time_ms // 10
-        stamp = self.stamps.get(hundredths)
+        stamp = self._stamps.get(hundredths)
         if stamp is None:
             day, rest = divmod(self._start_hundredths + hundredths, _HUNDREDTHS_PER_DAY)
             date = self._dates.get(day)
@@ -150,9 +150,9 @@ class Simulation:
             minutes, rest = divmod(rest, 6_000)
             seconds, cents = divmod(rest, 100)
             stamp = (date, f"{hours:02d}{minutes:02d}{seconds:02d}{cents:02d}")
-            if len(self.stamps) >= 4096:
-                self.stamps.clear()
-            self.stamps[hundredths] = stamp
+            if len(self._stamps) >= 4096:
+                self._stamps.clear()
+            self._stamps[hundredths] = stamp
         return stamp
 
     def _drop_cancelled(self) -> None:
