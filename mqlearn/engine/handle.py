@@ -26,8 +26,7 @@ class Queue:
         self.name = name
         self.open_opts = open_opts
         qm.route(name)  # MQOPEN resolves the name now: unknown names fail here
-        self.cursor: tuple[int, int] | None = None  # (lane, seq) of the last browsed message
-        self.cursor_message: Message | None = None
+        self.cursor_message: Message | None = None  # the browse cursor: the last browsed message
         self.locked: Message | None = None
         self.last_comp = C.MQCC_OK
         self.last_reason = C.MQRC_NONE
@@ -68,5 +67,5 @@ class Queue:
         if self.locked is not None:
             self.locked.locker = None
             self.locked = None
-        self.cursor = self.cursor_message = None
+        self.cursor_message = None
         self.closed = True

@@ -514,7 +514,6 @@ class QueueManager(Definitions):
             raise
         fill_md(md, message, now, self.sim)
         if opts.browse:
-            handle.cursor = (message.lane, message.seq)
             handle.cursor_message = message
             if opts.lock:
                 handle.lock(message)
@@ -544,8 +543,9 @@ class QueueManager(Definitions):
             if opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
                 return self._under_cursor(handle, local)
             if opts.browse == C.MQGMO_BROWSE_FIRST:  # back before the first message, found or not
-                handle.cursor = handle.cursor_message = None
-            after = handle.cursor
+                handle.cursor_message = None
+            cursor = handle.cursor_message
+            after = None if cursor is None else (cursor.lane, cursor.seq)
         else:
             after = None
         msgid = md.MsgId if opts.match_msgid else None
