@@ -1,0 +1,25 @@
+"""Real IBM MQ formats: dmpmqmsg dumps, amqsbcg-style prints and an MQSC subset (docs/interop.md)."""
+
+from mqlearn.interop.amqsbcg import browse_amqsbcg, format_amqsbcg, format_amqsbcg_run
+from mqlearn.interop.dmpmqmsg import (
+    DumpedMessage,
+    dump_dmpmqmsg,
+    format_dmpmqmsg,
+    load_dmpmqmsg,
+    parse_dmpmqmsg,
+)
+from mqlearn.interop.errors import DumpFormatError
+from mqlearn.interop.mqsc import run as run_mqsc
+
+__all__ = [
+    "DumpFormatError",
+    "DumpedMessage",
+    "browse_amqsbcg",
+    "dump_dmpmqmsg",
+    "format_amqsbcg",
+    "format_amqsbcg_run",
+    "format_dmpmqmsg",
+    "load_dmpmqmsg",
+    "parse_dmpmqmsg",
+    "run_mqsc",
+]
