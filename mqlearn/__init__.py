@@ -4,7 +4,19 @@ The names mirror pymqi/ibmmq (MD, GMO, PMO, Queue.put/get, MQMIError) so that wh
 here transfers to real MQ code; see docs/engine.md for the behaviour and ../shared rules for IDs.
 """
 
-from mqlearn.engine import Channel, Event, Queue, QueueManager, Simulation, reply_md, report_expired
+from typing import Any
+
+from mqlearn import interop, patterns
+from mqlearn.engine import (
+    Channel,
+    Event,
+    Queue,
+    QueueManager,
+    Simulation,
+    Topic,
+    reply_md,
+    report_expired,
+)
 from mqlearn.mqi import (
     CMQC,
     GMO,
@@ -19,6 +31,17 @@ from mqlearn.mqi import (
 )
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    """``mq.viz``, ``mq.checks`` and ``mq.pipeline`` load on first use: they pull in plotly,
+    ipywidgets or pyspark, which a script that only drives the engine does not need."""
+    if name in ("viz", "checks", "pipeline"):
+        import importlib
+
+        return importlib.import_module(f"mqlearn.{name}")
+    raise AttributeError(f"module 'mqlearn' has no attribute {name!r}")
+
 
 __all__ = [
     "CMQC",
@@ -35,6 +58,9 @@ __all__ = [
     "Queue",
     "QueueManager",
     "Simulation",
+    "Topic",
+    "interop",
+    "patterns",
     "reason_name",
     "reply_md",
     "report_expired",

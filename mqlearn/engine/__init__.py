@@ -1,4 +1,4 @@
-"""The simulator: virtual time, queue managers, queues, channels and the event log."""
+"""The simulator: virtual time, queue managers, queues, topics, channels and the event log."""
 
 from mqlearn.engine.channel import Channel
 from mqlearn.engine.events import Event
@@ -6,5 +6,15 @@ from mqlearn.engine.handle import Queue
 from mqlearn.engine.qmgr import QueueManager
 from mqlearn.engine.reply import reply_md, report_expired
 from mqlearn.engine.simulation import Simulation
+from mqlearn.engine.topic import Topic
 
-__all__ = ["Channel", "Event", "Queue", "QueueManager", "Simulation", "reply_md", "report_expired"]
+__all__ = [
+    "Channel",
+    "Event",
+    "Queue",
+    "QueueManager",
+    "Simulation",
+    "Topic",
+    "reply_md",
+    "report_expired",
+]

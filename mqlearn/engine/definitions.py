@@ -7,10 +7,11 @@ and transmission queues to a :class:`Route`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import fields
 from typing import Any
 
+from mqlearn.engine.message import GOT_IN_UOW, UNCOMMITTED_PUT
 from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition
 from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
@@ -48,6 +49,7 @@ class Definitions:
     name: str
     objects: dict[str, QueueDefinition]
     _routes: dict[str, Route]
+    log: Callable[..., None]  # QueueManager.log
 
     def _define(self, definition: QueueDefinition, replace: bool) -> None:
         old = self.objects.get(definition.name)
@@ -106,6 +108,29 @@ class Definitions:
             raise fail(C.MQRC_Q_NOT_EMPTY, f"{name} still holds {definition.store.count} messages")
         del self.objects[name]
         self._changed()
+
+    def clear_qlocal(self, name: str) -> int:
+        """CLEAR QLOCAL: remove every message from a local queue; returns how many.
+
+        As MQ does, it fails with uncommitted messages on the queue (2055: puts or gets in a unit
+        of work, or a channel's batch) and while the queue is open (2042); mqlearn knows a queue
+        is open only when a handle holds one of its messages locked. No reports are generated.
+        """
+        local = self.local(name)
+        messages = list(local.store.messages())
+        if self.uncommitted(name):
+            raise fail(C.MQRC_Q_NOT_EMPTY, f"{name} has uncommitted messages")
+        if any(m.locker is not None for m in messages):
+            raise fail(C.MQRC_OBJECT_IN_USE, f"{name} is open: a handle holds a message locked")
+        for message in messages:
+            local.store.remove(message)
+            self.log(name, "clear", message)
+        return len(messages)
+
+    def uncommitted(self, name: str) -> int:
+        """Messages on a local queue that an open unit of work has put or got (UNCOM)."""
+        pending = (UNCOMMITTED_PUT, GOT_IN_UOW)
+        return sum(1 for m in self.local(name).store.messages() if m.state in pending)
 
     def definition(self, name: str) -> QueueDefinition:
         try:

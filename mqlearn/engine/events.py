@@ -9,6 +9,7 @@ if TYPE_CHECKING:
 
 KINDS = (
     "put",
+    "publish",
     "get",
     "browse",
     "discard",
@@ -20,6 +21,7 @@ KINDS = (
     "scan",
     "channel-send",
     "channel-arrive",
+    "clear",
     "failed",
 )
 

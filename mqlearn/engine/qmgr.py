@@ -32,6 +32,7 @@ from mqlearn.engine.message import (
     remaining_tenths,
 )
 from mqlearn.engine.objects import QLocal, QRemote, QueueDefinition, check_name
+from mqlearn.engine.pubsub import PubSub
 from mqlearn.engine.simulation import Scheduled, Simulation
 from mqlearn.engine.validate import (
     SIMPLE_MD,
@@ -76,10 +77,13 @@ _CI_NONE = C.MQCI_NONE
 _NO_GMO = GMO()  # stands for "gmo=None"; never written to
 _SET_CONTEXT = C.MQPMO_NO_CONTEXT | C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_SET_IDENTITY_CONTEXT
 BROWSE_OPTIONS = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
+EXPIRED_ACTIONS = ("discard", "dead-letter")  # rule EIP-04; IBM MQ discards
 
 
-class QueueManager(Definitions):
+class QueueManager(PubSub, Definitions):
     """A simulated IBM MQ queue manager on a virtual clock (see docs/engine.md)."""
+
+    _expired_action = "discard"
 
     def __init__(
         self,
@@ -411,12 +415,16 @@ class QueueManager(Definitions):
         self.arrived(local, message)
         return message
 
-    def _check_room(self, route: Route) -> None:
-        """PUT(DISABLED) anywhere on the path (2051), or the queue at MAXDEPTH (2053, EXP-25)."""
+    def _check_room(self, route: Route, planned: int = 0) -> None:
+        """PUT(DISABLED) anywhere on the path (2051), or the queue at MAXDEPTH (2053, EXP-25).
+
+        ``planned`` counts messages already bound for the same queue but not yet put (the other
+        copies of one publication).
+        """
         if route.inhibited is not None:
             raise fail(_PUT_INHIBITED, f"{route.inhibited} is PUT(DISABLED)")
         local = route.local
-        if local.store.depth >= local.maxdepth:
+        if local.store.depth + planned >= local.maxdepth:
             raise fail(_Q_FULL, f"{local.name} holds MAXDEPTH={local.maxdepth} messages")
 
     def _enqueue(
@@ -619,8 +627,33 @@ class QueueManager(Definitions):
         """
         local.store.remove(message)
         self.log(local.name, "discard", message, cause)
+        if self._expired_action == "dead-letter" and local.name != self.deadq:
+            self._dead_letter_expired(local, message)
         if message.extra is not None:  # Report and Format live there when not initial values
             delivery.expiration_report(self, local, message)
+
+    @property
+    def expired_action(self) -> str:
+        """What a discard does with an expired message (rule EIP-04): ``"discard"`` (IBM MQ,
+        the default) or ``"dead-letter"`` (the EIP Dead Letter Channel, for comparison)."""
+        return self._expired_action
+
+    @expired_action.setter
+    def expired_action(self, value: str) -> None:
+        if value not in EXPIRED_ACTIONS:
+            raise ValueError(f"expired_action must be one of {EXPIRED_ACTIONS}, got {value!r}")
+        self._expired_action = value
+
+    def _dead_letter_expired(self, local: QLocal, message: Message) -> None:
+        """EIP-04 "dead-letter": the expired message goes to DEADQ behind an MQDLH whose Reason
+        is MQFB_EXPIRATION, with an unlimited lifetime there (so it is kept, not expired again).
+        Without a DEADQ that takes it, it is simply discarded, as IBM MQ does."""
+        fields, data, _, header = delivery.original(self, message)
+        dest_q, dest_qmgr = local.name, self.name
+        if header is not None:
+            dest_q, dest_qmgr = header.RemoteQName, header.RemoteQMgrName
+        ctx = {name: fields[name] for name in CONTEXT_FIELDS}
+        delivery.dead_letter(self, data, fields, ctx, NEVER, C.MQFB_EXPIRATION, dest_q, dest_qmgr)
 
     def scan(self, queues: Iterator[QLocal] | None = None, cause: str = "scan") -> int:
         """Discard every expired message on the given local queues (all by default)."""
@@ -696,6 +729,12 @@ class QueueManager(Definitions):
     def curdepth(self, name: str) -> int:
         """CURDEPTH of a local queue (rule EXP-25: expired, undiscarded messages count)."""
         return self.local(name).store.depth
+
+    def mqsc(self, text: str) -> str:
+        """Run MQSC commands (mqlearn's subset) and return what runmqsc would print."""
+        from mqlearn.interop.mqsc import run  # interop builds on the engine, not the reverse
+
+        return run(self, text)
 
     @property
     def in_unit_of_work(self) -> int:

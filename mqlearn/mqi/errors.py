@@ -25,8 +25,12 @@ def _names(prefix: str) -> dict[int, str]:
 
 
 def reason_name(reason: int) -> str:
-    """IBM's name for a reason code: ``reason_name(2013) == "MQRC_EXPIRY_ERROR"``."""
-    return _names("MQRC_").get(reason, f"MQRC_UNKNOWN({reason})")
+    """IBM's name for a reason code: ``reason_name(2013) == "MQRC_EXPIRY_ERROR"``.
+
+    An MQDLH Reason may hold a feedback code instead (MQFB_EXPIRATION, 258): those get their MQFB_ name.
+    """
+    name = _names("MQRC_").get(reason) or _names("MQFB_").get(reason)
+    return name or f"MQRC_UNKNOWN({reason})"
 
 
 def comp_name(comp: int) -> str:

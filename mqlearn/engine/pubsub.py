@@ -1,0 +1,487 @@
+"""Publish/subscribe: topic objects, subscriptions and publishing (rule EIP-05).
+
+:class:`PubSub` is the part of :class:`~mqlearn.engine.qmgr.QueueManager` that holds administrative
+topic objects (DEFINE TOPIC) and subscriptions (DEFINE SUB, each with a destination queue), and
+publishes: one copy of the publication per matching subscription, each put to its destination
+queue by the queue manager's ordinary put, so each copy has its own MsgId, its own deadline, its own
+discard and its own expiration report. Semantics and choices: docs/patterns.md.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
+
+from mqlearn.engine import delivery
+from mqlearn.engine.message import deadline_of
+from mqlearn.engine.objects import _choice, _int, capexpry_value, check_name
+from mqlearn.engine.validate import (
+    REPORTS_REQUESTED,
+    check_pmo,
+    check_put_md,
+    fail,
+    message_bytes,
+)
+from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.errors import MQMIError, MQWarning, reason_name
+from mqlearn.mqi.structs import MD, PMO
+
+if TYPE_CHECKING:
+    from mqlearn.engine.definitions import Route
+    from mqlearn.engine.qmgr import QueueManager
+    from mqlearn.engine.simulation import Simulation
+
+ASPARENT = "ASPARENT"
+# SYSTEM.BASE.TOPIC as IBM ships it: where every ASPARENT chain ends
+BASE_TOPIC: dict[str, Any] = {
+    "capexpry": None,  # NOLIMIT
+    "defprty": 0,
+    "defpsist": "NO",
+    "pub": "ENABLED",
+    "pmsgdlv": "ALLDUR",
+    "npmsgdlv": "ALLAVAIL",
+    "usedlq": "YES",
+}
+_DELIVERY = ("ALL", "ALLAVAIL", "ALLDUR")
+# PMO options that only mean something on a topic (the queue put checks do not know them)
+_PUBLISH_OPTIONS = (
+    C.MQPMO_WARN_IF_NO_SUBS_MATCHED | C.MQPMO_SCOPE_QMGR | C.MQPMO_NOT_OWN_SUBS | C.MQPMO_RETAIN
+)
+# MsgId and CorrelId of each copy are the queue manager's choice, not the publisher's
+_COPY_DROPS = _PUBLISH_OPTIONS | C.MQPMO_NEW_MSG_ID | C.MQPMO_NEW_CORREL_ID
+_SET_CONTEXT = C.MQPMO_NO_CONTEXT | C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_SET_IDENTITY_CONTEXT
+MULTI_LEVEL, SINGLE_LEVEL, SEPARATOR = "#", "+", "/"
+
+
+def _topic_string(value: object, what: str = "TOPICSTR") -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str, got {type(value).__name__}")
+    if not value:
+        raise fail(C.MQRC_TOPIC_STRING_ERROR, f"{what} is empty")
+    return value
+
+
+@dataclass
+class TopicObject:
+    """DEFINE TOPIC: an administrative node of the topic tree; ``None`` is ASPARENT.
+
+    ``capexpry``: tenths, ``"NOLIMIT"`` (or -1), or ASPARENT (None, the MQSC default).
+    """
+
+    name: str
+    topicstr: str
+    capexpry: int | str | None = None
+    defprty: int | str | None = None
+    defpsist: str | None = None
+    pub: str | None = None
+    pmsgdlv: str | None = None
+    npmsgdlv: str | None = None
+    usedlq: str | None = None
+
+    def __post_init__(self) -> None:
+        check_name(self.name, "topic name")
+        _topic_string(self.topicstr)
+        if _as_parent(self.capexpry) or self.capexpry == C.MQCEX_AS_PARENT:
+            self.capexpry = None
+        else:
+            self.capexpry = capexpry_value(self.capexpry) or "NOLIMIT"
+        if _as_parent(self.defprty):
+            self.defprty = None
+        else:
+            self.defprty = _int("defprty", self.defprty, 0, 9)
+        for attr, allowed in (
+            ("defpsist", ("YES", "NO")),
+            ("pub", ("ENABLED", "DISABLED")),
+            ("pmsgdlv", _DELIVERY),
+            ("npmsgdlv", _DELIVERY),
+            ("usedlq", ("YES", "NO")),
+        ):
+            value = getattr(self, attr)
+            setattr(self, attr, None if _as_parent(value) else _choice(attr, value, allowed))
+
+
+def _as_parent(value: object) -> bool:
+    """None or "ASPARENT" (any case): take the value from the parent node."""
+    return value is None or (isinstance(value, str) and value.upper() == ASPARENT)
+
+
+@dataclass
+class Subscription:
+    """DEFINE SUB: publications on ``topicstr`` (wildcards allowed) go to queue ``dest``.
+
+    Every publication sent for this subscription carries ``destcorl`` as its CorrelId.
+    """
+
+    name: str
+    topicstr: str
+    dest: str
+    destcorl: bytes
+
+    def matches(self, topic: str) -> bool:
+        return topic_matches(self.topicstr, topic)
+
+
+class TopicAttributes(NamedTuple):
+    """The attributes a publication on one topic string resolves to (ASPARENT followed)."""
+
+    capexpry: int | None
+    defprty: int
+    defpsist: str
+    pub: str
+    pmsgdlv: str
+    npmsgdlv: str
+    usedlq: str
+
+
+def topic_matches(pattern: str, topic: str) -> bool:
+    """Does a subscription's topic string match a publication's? (IBM's topic-based scheme)
+
+    A level that is exactly ``#`` matches zero or more levels, a level that is exactly ``+``
+    matches one level; ``#`` or ``+`` next to other characters is literal, as it always is in a
+    publication's own topic string.
+    """
+    return _match(tuple(pattern.split(SEPARATOR)), tuple(topic.split(SEPARATOR)))
+
+
+@lru_cache(maxsize=4096)
+def _match(pattern: tuple[str, ...], topic: tuple[str, ...]) -> bool:
+    if not pattern:
+        return not topic
+    head, rest = pattern[0], pattern[1:]
+    if head == MULTI_LEVEL:
+        return any(_match(rest, topic[skip:]) for skip in range(len(topic) + 1))
+    if not topic:
+        return False
+    return (head == SINGLE_LEVEL or head == topic[0]) and _match(rest, topic[1:])
+
+
+class _Copy(NamedTuple):
+    """One planned copy of a publication: where it goes, or why it cannot go there."""
+
+    subscription: Subscription
+    md: MD
+    refusal: int  # 0, or the reason the destination queue refused it
+    dead_letter: bool  # refused, and the dead-letter queue takes it instead
+
+
+class _Registry:
+    """The topic objects and subscriptions of one queue manager."""
+
+    def __init__(self) -> None:
+        self.topics: dict[str, TopicObject] = {}
+        self.subscriptions: dict[str, Subscription] = {}
+
+
+class PubSub:
+    """DEFINE TOPIC, DEFINE SUB and publishing; mixed into QueueManager."""
+
+    # provided by QueueManager
+    name: str
+    sim: Simulation
+    deadq: str | None
+    enforce_max_expiry: bool
+    route: Callable[[str], Route]
+    _check_room: Callable[[Route, int], None]
+    new_msgid: Callable[[], bytes]
+    put: Callable[..., int]
+    log: Callable[..., None]
+    application_context: Callable[[], dict[str, Any]]
+    _reply_qmgr: Callable[[str], str]
+
+    @property
+    def _pubsub(self) -> _Registry:
+        registry: _Registry | None = self.__dict__.get("_pubsub_registry")
+        if registry is None:
+            registry = self.__dict__["_pubsub_registry"] = _Registry()
+        return registry
+
+    @property
+    def topics(self) -> Mapping[str, TopicObject]:
+        """Topic objects by name (read-only view)."""
+        return MappingProxyType(self._pubsub.topics)
+
+    @property
+    def subscriptions(self) -> Mapping[str, Subscription]:
+        """Subscriptions by name (read-only view)."""
+        return MappingProxyType(self._pubsub.subscriptions)
+
+    # ---------------------------------------------------------------------------------------------
+    # definitions
+    def define_topic(
+        self, name: str, *, topicstr: str, replace: bool = False, **attrs: Any
+    ) -> TopicObject:
+        """DEFINE TOPIC(name) TOPICSTR(topicstr) with MQSC attributes as keywords.
+
+        ``capexpry``, ``defprty``, ``defpsist``, ``pub``, ``pmsgdlv``, ``npmsgdlv``, ``usedlq``;
+        each defaults to ASPARENT (None), as in MQSC.
+        """
+        topic = TopicObject(name, topicstr, **attrs)
+        topics = self._pubsub.topics
+        old = topics.get(name)
+        if old is not None and not replace:
+            raise fail(C.MQRC_OBJECT_ALREADY_EXISTS, f"topic {name} is already defined")
+        clash = next(
+            (t for t in topics.values() if t.topicstr == topicstr and t.name != name), None
+        )
+        if clash is not None:
+            raise ValueError(f"TOPICSTR {topicstr!r} already belongs to topic {clash.name}")
+        topics[name] = topic
+        return topic
+
+    def delete_topic(self, name: str) -> None:
+        """DELETE TOPIC: subscriptions made through it keep their topic string."""
+        self.topic_object(name)
+        del self._pubsub.topics[name]
+
+    def topic_object(self, name: str) -> TopicObject:
+        try:
+            return self._pubsub.topics[name]
+        except KeyError:
+            raise fail(
+                C.MQRC_UNKNOWN_OBJECT_NAME, f"no topic named {name!r} on {self.name}"
+            ) from None
+
+    def define_sub(
+        self,
+        name: str,
+        *,
+        dest: str,
+        topicstr: str | None = None,
+        topicobj: str | None = None,
+        destcorl: bytes | None = None,
+        replace: bool = False,
+    ) -> Subscription:
+        """DEFINE SUB(name) TOPICSTR(...) [TOPICOBJ(...)] DEST(queue) [DESTCORL(...)].
+
+        With TOPICOBJ the full topic string is the object's TOPICSTR, then "/" and TOPICSTR if
+        given. ``destcorl=None`` lets the queue manager generate the CorrelId (IBM's default).
+        The destination must resolve now (2085 otherwise), as it must at every publication.
+        """
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"subscription name must be a non-empty str, got {name!r}")
+        subscriptions = self._pubsub.subscriptions
+        if name in subscriptions and not replace:
+            raise fail(C.MQRC_OBJECT_ALREADY_EXISTS, f"subscription {name} is already defined")
+        full = self.full_topic_string(topicobj, topicstr)
+        self.route(check_name(dest, "DEST"))
+        if destcorl is None:
+            correl = self.new_msgid()
+        elif isinstance(destcorl, bytes) and 0 < len(destcorl) <= 24:
+            correl = destcorl.ljust(24, b"\0")
+        else:
+            raise ValueError(f"DESTCORL must be 1..24 bytes, got {destcorl!r}")
+        subscription = subscriptions[name] = Subscription(name, full, dest, correl)
+        return subscription
+
+    def delete_sub(self, name: str) -> None:
+        """DELETE SUB: publications already on its queue stay there."""
+        if name not in self._pubsub.subscriptions:
+            raise fail(C.MQRC_NO_SUBSCRIPTION, f"no subscription named {name!r}")
+        del self._pubsub.subscriptions[name]
+
+    def full_topic_string(self, topic_name: str | None, topic_string: str | None) -> str:
+        """The topic string an open names: the object's TOPICSTR, "/", then the string given."""
+        if topic_name is None:
+            if topic_string is None:
+                raise ValueError("give a topic object name, a topic string, or both")
+            return _topic_string(topic_string, "topic string")
+        base = self.topic_object(topic_name).topicstr
+        if not topic_string:
+            return base
+        return base + SEPARATOR + _topic_string(topic_string, "topic string")
+
+    def topic_attributes(self, topic: str) -> TopicAttributes:
+        """Attributes of a topic string: from the nearest topic object at or above it in the
+        tree, following ASPARENT up to SYSTEM.BASE.TOPIC."""
+        by_string = {t.topicstr: t for t in self._pubsub.topics.values()}
+        levels = topic.split(SEPARATOR)
+        nodes = [
+            by_string[s]
+            for s in (SEPARATOR.join(levels[:n]) for n in range(len(levels), 0, -1))
+            if s in by_string
+        ]
+        values: dict[str, Any] = {}
+        for attr in TopicAttributes._fields:
+            value = next((v for n in nodes if (v := getattr(n, attr)) is not None), None)
+            values[attr] = BASE_TOPIC[attr] if value is None else value
+        if values["capexpry"] == "NOLIMIT":
+            values["capexpry"] = None
+        return TopicAttributes(**values)
+
+    def matching_subscriptions(self, topic: str) -> list[Subscription]:
+        """Subscriptions that receive a publication on ``topic``, in definition order."""
+        return [s for s in self._pubsub.subscriptions.values() if s.matches(topic)]
+
+    # ---------------------------------------------------------------------------------------------
+    # publishing
+    def publish(
+        self, topic: str, data: object, md: MD | None = None, pmo: PMO | None = None
+    ) -> int:
+        """MQPUT to a topic: one copy per matching subscription; returns a warning reason or 0.
+
+        Each copy is put to its subscription's destination queue with a new MsgId, the
+        subscription's CorrelId, the publication's Expiry capped by the topic's CAPEXPRY (and then
+        by the queue's, as any put), so copies expire and report independently (EIP-05).
+        """
+        data = message_bytes(data)
+        if md is None:
+            md = MD()
+        elif type(md) is not MD:
+            raise TypeError(f"md must be an mqlearn MD, got {type(md).__name__}")
+        if pmo is not None and type(pmo) is not PMO:
+            raise TypeError(f"pmo must be an mqlearn PMO, got {type(pmo).__name__}")
+        options = C.MQPMO_NONE
+        if pmo is not None:
+            options = pmo.Options
+            if type(options) is not int:
+                raise TypeError(f"PMO.Options must be an int, got {type(options).__name__}")
+            if options & C.MQPMO_RETAIN:
+                raise ValueError("MQPMO_RETAIN: mqlearn does not model retained publications")
+        put_pmo = None
+        try:
+            topic = _topic_string(topic, "topic string")
+            if pmo is not None:
+                put_pmo = pmo.copy()
+                put_pmo.Options = options & ~_PUBLISH_OPTIONS
+                options = check_pmo(put_pmo) | options & _PUBLISH_OPTIONS
+                put_pmo.Options = options & ~_COPY_DROPS
+            check_put_md(md, self.enforce_max_expiry)
+            suppress = bool(options & C.MQPMO_SUPPRESS_REPLYTO)
+            if suppress and (md.Report & REPORTS_REQUESTED or md.MsgType == C.MQMT_REQUEST):
+                raise fail(
+                    C.MQRC_MISSING_REPLY_TO_Q,
+                    "MQPMO_SUPPRESS_REPLYTO on a request or with a report option: the answer "
+                    "would have nowhere to go",
+                )
+            attrs = self.topic_attributes(topic)
+            if attrs.pub == "DISABLED":
+                raise fail(C.MQRC_PUT_INHIBITED, f"topic {topic!r} is PUB(DISABLED)")
+            copies = self._plan(topic, md, attrs, suppress)
+        except MQMIError as error:
+            self.log("", "failed", cause="publish", reason=error.reason, detail=error.detail)
+            raise
+
+        self._publisher_output(md, options)
+        warning = 0
+        if not copies and options & C.MQPMO_WARN_IF_NO_SUBS_MATCHED:
+            warning = C.MQRC_NO_SUBS_MATCHED
+        self.log("", "publish", reason=warning, detail=_publish_detail(topic, copies))
+        for copy in copies:
+            if not copy.refusal:
+                warning = self.put(copy.subscription.dest, data, copy.md, put_pmo) or warning
+            elif copy.dead_letter:
+                self._dead_letter_copy(copy, data)
+        if warning == C.MQRC_NO_SUBS_MATCHED:
+            warnings.warn(
+                MQWarning(
+                    f"MQCC_WARNING MQRC_NO_SUBS_MATCHED (2550): no subscription matches {topic!r}"
+                ),
+                stacklevel=3,
+            )
+        return warning
+
+    def _plan(self, topic: str, md: MD, attrs: TopicAttributes, suppress: bool) -> list[_Copy]:
+        """Decide every copy before putting any, so that a publication that must reach every
+        subscriber (PMSGDLV/NPMSGDLV ALL or ALLDUR) either reaches all of them or none (2502)."""
+        persistence = md.Persistence
+        if persistence == C.MQPER_PERSISTENCE_AS_TOPIC_DEF:
+            persistence = C.MQPER_PERSISTENT if attrs.defpsist == "YES" else C.MQPER_NOT_PERSISTENT
+        mode = attrs.pmsgdlv if persistence == C.MQPER_PERSISTENT else attrs.npmsgdlv
+        expiry = md.Expiry
+        cap = attrs.capexpry
+        if cap is not None and (expiry == C.MQEI_UNLIMITED or expiry > cap):
+            expiry = cap  # rule EXP-06 on the topic; the queue's own cap applies at the put
+        priority = md.Priority if md.Priority >= 0 else attrs.defprty
+        pending: Counter[str] = Counter()
+        copies = []
+        for subscription in self.matching_subscriptions(topic):
+            copy = md.copy()
+            copy.set(
+                MsgId=C.MQMI_NONE,
+                CorrelId=subscription.destcorl,
+                Expiry=expiry,
+                Priority=priority,
+                Persistence=persistence,
+            )
+            if suppress:
+                copy.set(ReplyToQ="", ReplyToQMgr="")
+            refusal = self._refusal(subscription.dest, pending)
+            dead_letter = False
+            if refusal:
+                dead_letter = (
+                    attrs.usedlq == "YES"
+                    and self.deadq is not None
+                    and not self._refusal(self.deadq, pending)
+                )
+                if not dead_letter and mode != "ALLAVAIL":  # every DEFINE SUB is durable
+                    delivery_attr = "PMSGDLV" if persistence == C.MQPER_PERSISTENT else "NPMSGDLV"
+                    raise fail(
+                        C.MQRC_PUBLICATION_FAILURE,
+                        f"subscription {subscription.name}: {subscription.dest} refused it "
+                        f"({reason_name(refusal)}) and {delivery_attr}({mode}) delivers to every "
+                        "durable subscriber or to none",
+                    )
+            copies.append(_Copy(subscription, copy, refusal, dead_letter))
+        return copies
+
+    def _refusal(self, queue: str, pending: Counter[str]) -> int:
+        """The reason a put of one more copy to ``queue`` would fail (0: it would not).
+
+        ``pending`` counts the copies already planned per local queue; this one is added.
+        """
+        try:
+            route = self.route(queue)
+            self._check_room(route, pending[route.local.name])
+        except MQMIError as error:
+            return error.reason
+        pending[route.local.name] += 1
+        return 0
+
+    def _dead_letter_copy(self, copy: _Copy, data: bytes) -> None:
+        """USEDLQ(YES): a copy its queue refused goes to the dead-letter queue behind an MQDLH."""
+        md = copy.md
+        md.MsgId = self.new_msgid()
+        deadline = deadline_of(md.Expiry, self.sim.now)
+        delivery.dead_letter(
+            cast("QueueManager", self),
+            data,
+            md.get(),
+            self.application_context(),
+            deadline,
+            copy.refusal,
+            copy.subscription.dest,
+            self.name,
+        )
+
+    def _publisher_output(self, md: MD, options: int) -> None:
+        """The MQPUT output fields of the publisher's MD: MsgId only with MQPMO_NEW_MSG_ID
+        (IBM: with MQMI_NONE it is left unchanged on a topic), CorrelId, context, ReplyToQMgr."""
+        if options & C.MQPMO_NEW_MSG_ID:
+            md.MsgId = self.new_msgid()
+        if options & C.MQPMO_NEW_CORREL_ID:
+            md.CorrelId = self.new_msgid()
+        if not options & _SET_CONTEXT:
+            md.set(**self.application_context())
+            md.PutDate, md.PutTime = self.sim.stamp(self.sim.now)
+        if md.ReplyToQ and not md.ReplyToQMgr:
+            md.ReplyToQMgr = self._reply_qmgr(md.ReplyToQ)
+
+
+def _publish_detail(topic: str, copies: list[_Copy]) -> str:
+    """The publish event's detail: the topic string and what became of each copy."""
+    if not copies:
+        return f"topic {topic!r}: no subscription matched"
+    parts = []
+    for copy in copies:
+        sub = copy.subscription
+        if not copy.refusal:
+            parts.append(f"{sub.name} -> {sub.dest}")
+        else:
+            fate = "dead-letter queue" if copy.dead_letter else "not delivered"
+            parts.append(f"{sub.name} -> {fate} ({reason_name(copy.refusal)})")
+    return f"topic {topic!r}: " + ", ".join(parts)
