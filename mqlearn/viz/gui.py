@@ -1,0 +1,654 @@
+"""Widgets: the queue workbench, the FIFO/PRIORITY comparison and the MQXQH inspector.
+
+The widgets only compose: actions go to :class:`~mqlearn.viz.model.WorkbenchModel`, pictures come
+from :mod:`mqlearn.viz.figures`. Each figure is a ``go.FigureWidget`` created once; after an action
+the new spec's arrays are copied into it inside ``batch_update()``, and only the arrays that
+changed are sent. Every widget also shows its state as text (``.summary``) and puts that text in
+its ``text/plain`` output, so nbval, Voila and static renders show something meaningful.
+
+A callback that fails is not swallowed: its traceback is shown in the widget's error area
+(``.errors``) and kept in ``.failures``.
+"""
+
+from __future__ import annotations
+
+import html
+import traceback
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets as widgets
+import numpy as np
+import plotly.graph_objects as go
+
+from mqlearn.engine.qmgr import QueueManager
+from mqlearn.mqi import cmqc as C
+from mqlearn.viz import figures
+from mqlearn.viz.model import WorkbenchModel
+from mqlearn.viz.names import EXPIRATION_REPORTS, PERSISTENCES, Vocabulary
+from mqlearn.viz.spec import MS_PER_S, Spec
+from mqlearn.viz.text import summary, xqh_summary
+
+QMGR_NAME = "QM1"
+ADVANCE_STEPS_MS = (100, 1_000, 10_000)  # the clock buttons: +0.1 s, +1 s, +10 s
+ADVANCE_CLASSES = {100: "mq-advance-100ms", 1_000: "mq-advance-1s", 10_000: "mq-advance-10s"}
+PLAY_INTERVAL_MS = 1_000  # wall-clock ms between two ticks of the play button
+PLAY_TICKS = 100_000  # the play button's range; it stops there
+_WIDE = {"description_width": "initial"}
+
+
+def same(a: Any, b: Any) -> bool:
+    """Deep equality for spec values (numpy arrays compared by value, NaN equal to NaN)."""
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
+            return False
+        if a.shape != b.shape or a.dtype.kind != b.dtype.kind:
+            return False
+        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        if len(a) != len(b):
+            return False
+        scalar = (str, int, float)
+        if all(isinstance(x, scalar) for x in a) and all(isinstance(y, scalar) for y in b):
+            return list(a) == list(b)  # table columns: compared at once
+        return all(same(x, y) for x, y in zip(a, b, strict=True))
+    return type(a) is type(b) and bool(a == b)
+
+
+class LiveFigure:
+    """A ``go.FigureWidget`` showing a figure spec, updated in place from the next spec."""
+
+    def __init__(self, spec: Spec, css_class: str) -> None:
+        self.figure = go.FigureWidget(data=spec.traces, layout=spec.layout)
+        self.box = widgets.Box([self.figure], layout=widgets.Layout(width="100%"))
+        self.box.add_class(css_class)
+        self._shown = spec
+
+    def show(self, spec: Spec) -> None:
+        """Send what differs from the spec shown now, as one update (``batch_update``)."""
+        if len(spec.traces) != len(self._shown.traces):
+            raise ValueError(
+                f"a view must keep its traces: {len(self._shown.traces)} shown, "
+                f"{len(spec.traces)} given"
+            )
+        fig = self.figure
+        with fig.batch_update():
+            for trace, old, new in zip(fig.data, self._shown.traces, spec.traces, strict=True):
+                changed = {k: v for k, v in new.items() if not same(old.get(k), v)}
+                if changed:
+                    trace.update(changed)
+            old_layout = self._shown.layout
+            changed = {k: v for k, v in spec.layout.items() if not same(old_layout.get(k), v)}
+            if changed:
+                fig.layout.update(changed)
+        self._shown = spec
+
+
+def _html_text(text: str) -> str:
+    return f"<div style='font-family: monospace; white-space: pre-wrap'>{html.escape(text)}</div>"
+
+
+def prepare_queue_manager(
+    qm: QueueManager | None, profile: str | None, queues: dict[str, str], reply_q: str | None
+) -> QueueManager:
+    """The queue manager a widget works on: ``qm``, or a new one named QM1 with ``profile``.
+
+    Local queues in ``queues`` (name → MSGDLVSQ) and ``reply_q`` are defined if missing; an
+    existing queue with another MSGDLVSQ, or a ``profile`` other than ``qm``'s, is a ValueError.
+    """
+    if qm is None:
+        qm = QueueManager(QMGR_NAME, profile=profile or "distributed")
+    elif profile is not None and profile != qm.profile:
+        raise ValueError(f"profile {profile!r} given, but {qm.name} has profile {qm.profile!r}")
+    wanted: dict[str, str | None] = {**queues}
+    if reply_q is not None:
+        wanted.setdefault(reply_q, None)
+    for name, msgdlvsq in wanted.items():
+        if name not in qm.objects:
+            qm.define_qlocal(name, msgdlvsq=msgdlvsq or "PRIORITY")
+        elif msgdlvsq is not None and qm.local(name).msgdlvsq != msgdlvsq:
+            raise ValueError(
+                f"{name} exists with MSGDLVSQ({qm.local(name).msgdlvsq}), not {msgdlvsq}"
+            )
+    return qm
+
+
+class _Guarded:
+    """Runs widget callbacks so that a failure shows up in ``.errors`` and ``.failures``."""
+
+    def __init__(self) -> None:
+        self.errors = widgets.Output(layout=widgets.Layout(max_height="12em", overflow="auto"))
+        self.errors.add_class("mq-errors")
+        self.failures: list[str] = []
+
+    def guarded(self, callback: Callable[..., None]) -> Callable[..., None]:
+        def run(*args: Any) -> None:
+            try:
+                callback(*args)
+            except Exception:
+                text = traceback.format_exc()
+                self.failures.append(text)
+                self.errors.append_stderr(text)
+
+        return run
+
+    def clock_buttons(self, advance: Callable[[int], None]) -> list[widgets.Button]:
+        """The +0.1 s / +1 s / +10 s buttons, each calling ``advance(ms)``."""
+        buttons = []
+        for ms in ADVANCE_STEPS_MS:
+            button = widgets.Button(
+                description=f"+{ms / MS_PER_S:g} s",
+                tooltip=f"advance the virtual clock by {ms / MS_PER_S:g} s",
+                layout=widgets.Layout(width="5.5em"),
+            )
+            button.add_class(ADVANCE_CLASSES[ms])
+            button.on_click(self.guarded(lambda _b, ms=ms: advance(ms)))
+            buttons.append(button)
+        return buttons
+
+
+class ControlPanel(_Guarded, ABC):
+    """Put, get, clock, unit-of-work and replay controls driving one or more models alike.
+
+    Subclasses draw the views in :meth:`refresh`; ``at_ms`` is None when showing the present.
+    """
+
+    def __init__(self, models: Sequence[WorkbenchModel]) -> None:
+        super().__init__()
+        self.models = list(models)
+        first = self.models[0]
+        if any(m.qm.sim is not first.qm.sim for m in self.models):
+            raise ValueError("the models of one control panel must share one clock (Simulation)")
+        self.qm = first.qm
+        v = self.vocab = Vocabulary(self.qm.profile)
+        self._following = True  # the replay slider follows the clock
+        self._moving_slider = False
+
+        # put panel
+        self.data = widgets.Text(value="hello", description="Data", style=_WIDE)
+        self.expiry = widgets.IntText(
+            value=100,
+            description=v.name("Expiry"),
+            tooltip=f"tenths of a second; -1 = {v.name('MQEI_UNLIMITED')}",
+        )
+        self.priority = widgets.IntText(
+            value=0, description=v.name("Priority"), tooltip="0-9; -1 = the queue's DEFPRTY"
+        )
+        self.report = widgets.Dropdown(
+            options=[(v.name("MQRO_NONE"), C.MQRO_NONE)]
+            + [(v.name(n), getattr(C, n)) for n in EXPIRATION_REPORTS],
+            value=C.MQRO_NONE,
+            description=v.name("Report"),
+        )
+        self.pass_expiry = widgets.Checkbox(
+            value=False, description=v.name("MQRO_PASS_DISCARD_AND_EXPIRY"), style=_WIDE
+        )
+        self.reply_to = widgets.Text(
+            value=first.reply_q or "", description=v.name("ReplyToQ"), style=_WIDE
+        )
+        self.persistence = widgets.Dropdown(
+            options=[(v.name(n), getattr(C, n)) for n in PERSISTENCES],
+            value=C.MQPER_PERSISTENCE_AS_Q_DEF,
+            description=v.name("Persistence"),
+        )
+        self.put_syncpoint = widgets.Checkbox(
+            value=False, description=v.name("MQPMO_SYNCPOINT"), style=_WIDE
+        )
+        self.put_button = widgets.Button(
+            description="MQPUT", button_style="primary", tooltip="put one message"
+        )
+        self.put_button.add_class("mq-put")
+        self.put_button.on_click(self.guarded(lambda _b: self._put()))
+
+        # get panel
+        self.browse = widgets.Dropdown(
+            options=[
+                ("MQGET (destructive)", None),
+                (v.name("MQGMO_BROWSE_FIRST"), "first"),
+                (v.name("MQGMO_BROWSE_NEXT"), "next"),
+            ],
+            value=None,
+            description="Get mode",
+        )
+        self.match_msg_id = widgets.Text(
+            description=f"match {v.name('MsgId')}",
+            placeholder="QM1#3 or 48 hex digits",
+            style=_WIDE,
+        )
+        self.match_correl_id = widgets.Text(
+            description=f"match {v.name('CorrelId')}",
+            placeholder="QM1#3 or 48 hex digits",
+            style=_WIDE,
+        )
+        self.lock = widgets.Checkbox(value=False, description=v.name("MQGMO_LOCK"), style=_WIDE)
+        self.under_cursor = widgets.Checkbox(
+            value=False, description=v.name("MQGMO_MSG_UNDER_CURSOR"), style=_WIDE
+        )
+        self.get_syncpoint = widgets.Checkbox(
+            value=False, description=v.name("MQGMO_SYNCPOINT"), style=_WIDE
+        )
+        self.wait = widgets.IntText(
+            value=0,
+            description=f"{v.name('MQGMO_WAIT')} (ms)",
+            style=_WIDE,
+            tooltip="0 = no wait",
+        )
+        self.get_button = widgets.Button(
+            description="MQGET", button_style="primary", tooltip="get or browse one message"
+        )
+        self.get_button.add_class("mq-get")
+        self.get_button.on_click(self.guarded(lambda _b: self._get()))
+
+        # clock, unit of work, replay
+        self.advance_buttons = self.clock_buttons(self._advance)
+        self.play = widgets.Play(
+            value=0,
+            min=0,
+            max=PLAY_TICKS,
+            step=1,
+            interval=PLAY_INTERVAL_MS,
+            description="Play",
+            tooltip="advance the clock one play step per second",
+        )
+        self.play.add_class("mq-play")
+        self.play.observe(self.guarded(self._on_play), names="value")
+        self.play_step = widgets.Dropdown(
+            options=[(f"{ms / MS_PER_S:g} s per tick", ms) for ms in ADVANCE_STEPS_MS],
+            value=1_000,
+            description="Play step",
+        )
+        self.commit_button = widgets.Button(description="MQCMIT", tooltip="commit the unit of work")
+        self.commit_button.on_click(self.guarded(lambda _b: self._act(self.models[0].commit)))
+        self.backout_button = widgets.Button(
+            description="MQBACK", tooltip="back out the unit of work"
+        )
+        self.backout_button.on_click(self.guarded(lambda _b: self._act(self.models[0].backout)))
+        self.replay = widgets.FloatSlider(
+            value=0.0,
+            min=0.0,
+            max=0.0,
+            step=0.1,
+            description="Replay t (s)",
+            readout_format=".1f",
+            continuous_update=False,
+            style=_WIDE,
+        )
+        self.replay.add_class("mq-replay")
+        self.replay.observe(self.guarded(self._on_replay), names="value")
+        self.live_button = widgets.Button(description="Back to now", tooltip="stop replaying")
+        self.live_button.add_class("mq-live")
+        self.live_button.on_click(self.guarded(lambda _b: self._go_live()))
+
+    # -- the controls as boxes --------------------------------------------------------------------
+    def controls(self) -> widgets.Widget:
+        put_box = widgets.VBox(
+            [
+                widgets.HTML("<b>Put</b>"),
+                self.data,
+                self.expiry,
+                self.priority,
+                self.report,
+                self.pass_expiry,
+                self.reply_to,
+                self.persistence,
+                self.put_syncpoint,
+                self.put_button,
+            ]
+        )
+        get_box = widgets.VBox(
+            [
+                widgets.HTML("<b>Get / browse</b>"),
+                self.browse,
+                self.match_msg_id,
+                self.match_correl_id,
+                self.lock,
+                self.under_cursor,
+                self.get_syncpoint,
+                self.wait,
+                self.get_button,
+                widgets.HBox([self.commit_button, self.backout_button]),
+            ]
+        )
+        clock_box = widgets.VBox(
+            [
+                widgets.HTML("<b>Clock</b>"),
+                widgets.HBox(self.advance_buttons),
+                widgets.HBox([self.play, self.play_step]),
+                widgets.HBox([self.replay, self.live_button]),
+            ]
+        )
+        return widgets.HBox([put_box, get_box, clock_box])
+
+    # -- actions ----------------------------------------------------------------------------------
+    def _put(self) -> None:
+        report = self.report.value | (
+            C.MQRO_PASS_DISCARD_AND_EXPIRY if self.pass_expiry.value else 0
+        )
+        self._act(
+            *(
+                lambda m=m: m.put(
+                    data=self.data.value,
+                    expiry=self.expiry.value,
+                    priority=self.priority.value,
+                    report=report,
+                    reply_to_q=self.reply_to.value,
+                    persistence=self.persistence.value,
+                    syncpoint=self.put_syncpoint.value,
+                )
+                for m in self.models
+            )
+        )
+
+    def _get(self) -> None:
+        def get(model: WorkbenchModel) -> str:
+            try:
+                return model.get(
+                    browse=self.browse.value,
+                    msg_id=self.match_msg_id.value or None,
+                    correl_id=self.match_correl_id.value or None,
+                    lock=self.lock.value,
+                    under_cursor=self.under_cursor.value,
+                    syncpoint=self.get_syncpoint.value,
+                    wait_ms=self.wait.value,
+                )
+            except ValueError as error:  # what the learner typed: say so, call nothing
+                return f"MQGET not called: {error}"
+
+        self._act(*(lambda m=m: get(m) for m in self.models))
+
+    def _advance(self, ms: int) -> None:
+        first, *others = self.models
+        since = len(self.qm.events)
+        lines = [first.advance(ms)]  # one clock: advance it once
+        lines += [m.after_advance(ms, since) for m in others]
+        self._after(lines)
+
+    def _act(self, *actions: Callable[[], str]) -> None:
+        self._after([action() for action in actions])
+
+    def _after(self, lines: list[str]) -> None:
+        self._following = True
+        self._move_slider()
+        self.show_results(lines)
+        self.refresh(None)
+
+    def _on_play(self, change: dict[str, Any]) -> None:
+        ticks = change["new"] - change["old"]
+        if ticks > 0:  # the play button jumps back to 0 when it is reset: not time travel
+            self._advance(ticks * self.play_step.value)
+
+    def _on_replay(self, change: dict[str, Any]) -> None:
+        if self._moving_slider:
+            return
+        at_ms = round(change["new"] * MS_PER_S)
+        self._following = at_ms >= self.qm.sim.now
+        self.refresh(None if self._following else at_ms)
+
+    def _go_live(self) -> None:
+        self._following = True
+        self._move_slider()
+        self.refresh(None)
+
+    def _move_slider(self) -> None:
+        """Stretch the replay slider to now and, when following the clock, move it there."""
+        self._moving_slider = True
+        try:
+            now_s = self.qm.sim.now / MS_PER_S
+            self.replay.max = now_s
+            if self._following:
+                self.replay.value = now_s
+        finally:
+            self._moving_slider = False
+
+    def replay_at(self, seconds: float) -> None:
+        """Show the state at ``seconds`` of virtual time, as moving the replay slider does."""
+        self.replay.value = seconds
+
+    # -- what the composed widgets draw -----------------------------------------------------------
+    @abstractmethod
+    def show_results(self, lines: list[str]) -> None:
+        """Show the result lines of one action, one per model."""
+
+    @abstractmethod
+    def refresh(self, at_ms: int | None) -> None:
+        """Redraw the views at ``at_ms`` (None: now)."""
+
+
+def html_table(spec: Spec) -> str:
+    """A table spec (``figures.event_table_spec``, ``report_inbox_spec``) as an HTML table:
+    plain text in the page, for readers, browser tests and static renders alike, and far
+    lighter for a widget than a plotly table."""
+    table = spec.traces[0]
+    header = "".join(f"<th>{html.escape(str(h))}</th>" for h in table["header"]["values"])
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row) + "</tr>"
+        for row in zip(*table["cells"]["values"], strict=True)
+    )
+    title = html.escape(spec.layout["title"]["text"])
+    return (
+        f"<div style='max-height: {figures.HEIGHT}px; overflow: auto; font-size: 12px'>"
+        f"<b>{title}</b><table style='border-collapse: collapse'><thead><tr>{header}</tr>"
+        f"</thead><tbody>{rows}</tbody></table></div>"
+    )
+
+
+class QueueViews:
+    """The views of one queue every widget shows: summary, result line, timeline and shelf."""
+
+    def __init__(self, model: WorkbenchModel) -> None:
+        self.model = model
+        qm, queue = model.qm, model.queue
+        self.summary = widgets.HTML(_html_text(summary(qm, queue)))
+        self.summary.add_class("mq-summary")
+        self.result = widgets.HTML(_html_text("(no call yet)"))
+        self.result.add_class("mq-result")
+        self.timeline = LiveFigure(figures.timeline_spec(qm, queue), "mq-timeline")
+        self.shelf = LiveFigure(figures.shelf_spec(qm, queue), "mq-shelf")
+
+    def refresh(self, at_ms: int | None) -> None:
+        """Redraw every view at ``at_ms`` (None: now)."""
+        qm, queue = self.model.qm, self.model.queue
+        self.summary.value = _html_text(summary(qm, queue, at_ms))
+        self.timeline.show(figures.timeline_spec(qm, queue, at_ms))
+        self.shelf.show(figures.shelf_spec(qm, queue, at_ms))
+
+    def show_result(self, line: str) -> None:
+        self.result.value = _html_text(line)
+
+    def text(self) -> str:
+        return summary(self.model.qm, self.model.queue)
+
+
+class AllQueueViews(QueueViews):
+    """:class:`QueueViews` plus the depth chart, the event log and the report inbox."""
+
+    def __init__(self, model: WorkbenchModel) -> None:
+        super().__init__(model)
+        qm, queue = model.qm, model.queue
+        self.depth = LiveFigure(figures.depth_spec(qm, queue), "mq-depth")
+        self.events = widgets.HTML(html_table(figures.event_table_spec(qm)))
+        self.events.add_class("mq-eventlog")
+        self.inbox = widgets.HTML()
+        self.inbox.add_class("mq-inbox")
+        self._show_inbox()
+
+    def refresh(self, at_ms: int | None) -> None:
+        super().refresh(at_ms)
+        qm = self.model.qm
+        self.depth.show(figures.depth_spec(qm, self.model.queue, at_ms))
+        self.events.value = html_table(figures.event_table_spec(qm, at_ms=at_ms))
+        self._show_inbox()
+
+    def _show_inbox(self) -> None:
+        reply_q = self.model.reply_q
+        self.inbox.layout.display = "none" if reply_q is None else None
+        if reply_q is not None:
+            self.inbox.value = html_table(figures.report_inbox_spec(self.model.qm, reply_q))
+
+
+def _bundle(box: widgets.Widget, text: str, **kwargs: Any) -> dict[str, Any]:
+    """The widget's display data with the text summary as its ``text/plain``."""
+    data: dict[str, Any] = box._repr_mimebundle_(**kwargs) or {}
+    data["text/plain"] = text
+    return data
+
+
+class Workbench(ControlPanel):
+    """A queue workbench: put, get, browse, advance or replay the clock, and watch one queue.
+
+    ``Workbench()`` makes its own queue manager QM1 with ``queue`` (MSGDLVSQ ``msgdlvsq``) and
+    ``reply_q``; given a ``qm``, it defines whichever of them is missing there.
+    """
+
+    def __init__(
+        self,
+        qm: QueueManager | None = None,
+        queue: str = "APP.IN",
+        *,
+        msgdlvsq: str = "PRIORITY",
+        profile: str | None = None,
+        reply_q: str | None = "REPLY.Q",
+    ) -> None:
+        qm = prepare_queue_manager(qm, profile, {queue: msgdlvsq}, reply_q)
+        self.model = WorkbenchModel(qm, queue, reply_q)
+        super().__init__([self.model])
+        self.views = v = AllQueueViews(self.model)
+        self.summary, self.result = v.summary, v.result
+        self.timeline, self.shelf, self.depth = v.timeline.figure, v.shelf.figure, v.depth.figure
+        self.event_log, self.inbox = v.events, v.inbox
+        self.widget = widgets.VBox(
+            [
+                widgets.HTML(
+                    f"<h3>Queue workbench: {html.escape(queue)} ({self.model.msgdlvsq}) on "
+                    f"{html.escape(qm.name)} (profile {qm.profile})</h3>"
+                ),
+                self.controls(),
+                self.result,
+                self.summary,
+                self.errors,
+                widgets.HBox([v.timeline.box, v.shelf.box]),
+                widgets.HBox([v.depth.box, v.inbox]),
+                v.events,
+            ]
+        )
+        self.widget.add_class("mq-workbench")
+
+    def show_results(self, lines: list[str]) -> None:
+        self.views.show_result(lines[0])
+
+    def refresh(self, at_ms: int | None) -> None:
+        self.views.refresh(at_ms)
+
+    def text(self) -> str:
+        """The summary and the last result line, as plain text."""
+        return "\n".join(filter(None, [self.views.text(), self.model.last_result]))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        return _bundle(self.widget, self.text(), **kwargs)
+
+
+class Comparison(ControlPanel):
+    """One control panel driving a FIFO and a PRIORITY queue side by side: the same puts and
+    gets, different discards (rules EXP-22 and EXP-23)."""
+
+    def __init__(
+        self,
+        qm: QueueManager | None = None,
+        *,
+        fifo_queue: str = "FIFO.Q",
+        priority_queue: str = "PRIORITY.Q",
+        profile: str | None = None,
+        reply_q: str | None = "REPLY.Q",
+    ) -> None:
+        qm = prepare_queue_manager(
+            qm, profile, {fifo_queue: "FIFO", priority_queue: "PRIORITY"}, reply_q
+        )
+        self.fifo_model = WorkbenchModel(qm, fifo_queue, reply_q)
+        self.priority_model = WorkbenchModel(qm, priority_queue, reply_q)
+        super().__init__([self.fifo_model, self.priority_model])
+        self.views = [QueueViews(m) for m in self.models]
+        self.summary = widgets.VBox([v.summary for v in self.views])  # each one mq-summary
+        columns = [
+            widgets.VBox(
+                [
+                    widgets.HTML(f"<b>{html.escape(m.queue)} (MSGDLVSQ {m.msgdlvsq})</b>"),
+                    v.result,
+                    v.summary,
+                    v.shelf.box,
+                    v.timeline.box,
+                ],
+                layout=widgets.Layout(width="50%"),
+            )
+            for m, v in zip(self.models, self.views, strict=True)
+        ]
+        self.widget = widgets.VBox(
+            [
+                widgets.HTML(
+                    f"<h3>FIFO and PRIORITY side by side on {html.escape(qm.name)}: same puts, "
+                    "same gets</h3>"
+                ),
+                self.controls(),
+                self.errors,
+                widgets.HBox(columns),
+            ]
+        )
+        self.widget.add_class("mq-comparison")
+
+    def show_results(self, lines: list[str]) -> None:
+        for view, line in zip(self.views, lines, strict=True):
+            view.show_result(line)
+
+    def refresh(self, at_ms: int | None) -> None:
+        for view in self.views:
+            view.refresh(at_ms)
+
+    def text(self) -> str:
+        return "\n".join(
+            filter(
+                None,
+                (
+                    t
+                    for m, v in zip(self.models, self.views, strict=True)
+                    for t in (v.text(), m.last_result)
+                ),
+            )
+        )
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        return _bundle(self.widget, self.text(), **kwargs)
+
+
+class XqhInspector(_Guarded):
+    """The two Expiry fields of every message on a transmission queue, with clock buttons to
+    watch them count down (rules XQH-03..05)."""
+
+    def __init__(self, qm: QueueManager, xmitq: str) -> None:
+        super().__init__()
+        self.qm = qm
+        self.xmitq = xmitq
+        self.view = LiveFigure(figures.xqh_inspector_spec(qm, xmitq), "mq-xqh")
+        self.figure = self.view.figure
+        self.summary = widgets.HTML(_html_text(xqh_summary(qm, xmitq)))
+        self.summary.add_class("mq-summary")
+        self.advance_buttons = self.clock_buttons(self._advance)
+        self.widget = widgets.VBox(
+            [widgets.HBox(self.advance_buttons), self.summary, self.errors, self.view.box]
+        )
+        self.widget.add_class("mq-xqh-inspector")
+
+    def _advance(self, ms: int) -> None:
+        self.qm.sim.advance(ms=ms)
+        self.refresh()
+
+    def refresh(self) -> None:
+        self.summary.value = _html_text(xqh_summary(self.qm, self.xmitq))
+        self.view.show(figures.xqh_inspector_spec(self.qm, self.xmitq))
+
+    def text(self) -> str:
+        return xqh_summary(self.qm, self.xmitq)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        return _bundle(self.widget, self.text(), **kwargs)

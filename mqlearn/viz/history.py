@@ -1,0 +1,247 @@
+"""Each message's stay on one queue, rebuilt from the queue manager's event log.
+
+The views draw the past as well as the present (``at_ms``), so they need, per message: when it
+arrived, its deadline, when it left and how (got, discarded, sent by a channel, backed out), and
+what happened on the way (browsed, reported, triggered). :class:`QueueHistory` folds the event log
+(docs/engine.md, "The event log") into that, one new event at a time: the log only grows, so a
+cached history stays right and a redraw only reads the events added since the last one.
+
+Deadlines come from the put event's remaining Expiry (tenths, rounded up); for messages still on
+the queue :func:`history` replaces them with the exact deadlines the queue holds (the values
+``queue_frame`` shows), and takes their delivery order and states from it too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import islice
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, NEVER, UNCOMMITTED_PUT
+from mqlearn.mqi import cmqc as C
+from mqlearn.viz.names import msg_tag
+
+if TYPE_CHECKING:
+    from mqlearn.engine.events import Event
+    from mqlearn.engine.qmgr import QueueManager
+
+TENTH_MS = 100
+# How a message leaves the queue, by event kind (and the mark drawn there).
+_LEAVES = {"get": "got", "discard": "discarded", "channel-send": "sent"}
+# Events that only mark a message still on the queue.
+_MARKS = {"browse": "browsed", "dead-letter": "dead-letter", "trigger": "trigger"}
+# The engine's message states (queue_frame ``state``) as palette states.
+_QUEUE_STATES = {AVAILABLE: "live", UNCOMMITTED_PUT: "uncommitted", GOT_IN_UOW: "in-uow"}
+
+
+class Span:
+    """A stretch of time a message spent on the queue (``end`` None: it is still there)."""
+
+    __slots__ = ("end", "start")
+
+    def __init__(self, start: int) -> None:
+        self.start = start
+        self.end: int | None = None
+
+    def covers(self, t: int) -> bool:
+        return self.start <= t and (self.end is None or t < self.end)
+
+
+class Life:
+    """One message's stay on the queue: ``spans`` of presence and ``marks`` of what happened.
+
+    A syncpoint get that is backed out leaves the queue and comes back (rule UOW-01), so a
+    message can have more than one span.
+    """
+
+    __slots__ = (
+        "deadline",
+        "lane",
+        "marks",
+        "msg_id",
+        "order",
+        "priority",
+        "put_ms",
+        "spans",
+        "tag",
+    )
+
+    def __init__(
+        self, order: int, msg_id: bytes, priority: int, lane: int, put_ms: int, deadline: int | None
+    ) -> None:
+        self.order = order
+        self.msg_id = msg_id
+        self.tag = msg_tag(msg_id)
+        self.priority = priority
+        self.lane = lane
+        self.put_ms = put_ms
+        self.deadline = deadline
+        self.spans = [Span(put_ms)]
+        self.marks: list[tuple[str, int]] = []
+
+    @property
+    def expiry(self) -> int:
+        """Its Expiry when it arrived on this queue, in tenths (after CAPEXPRY; -1 unlimited)."""
+        if self.deadline is None:
+            return C.MQEI_UNLIMITED
+        return -(-(self.deadline - self.put_ms) // TENTH_MS)
+
+    @property
+    def present(self) -> bool:
+        """On the queue now (counted in CURDEPTH)."""
+        return self.spans[-1].end is None
+
+    def present_at(self, t: int) -> bool:
+        """On the queue at virtual time ``t`` (counted in CURDEPTH then)."""
+        return any(span.covers(t) for span in self.spans)
+
+    def expired_at(self, t: int) -> bool:
+        """Eligible for discard at ``t`` (rule EXP-20: now ≥ deadline)."""
+        return self.deadline is not None and self.deadline <= t
+
+    def close(self, t: int, mark: str) -> None:
+        self.spans[-1].end = t
+        self.marks.append((mark, t))
+
+    def reopen(self, t: int) -> None:
+        self.spans.append(Span(t))
+        self.marks.append(("backout", t))
+
+
+class QueueHistory:
+    """The lives of every message that has been on one local queue, oldest first."""
+
+    def __init__(self, qm: QueueManager, queue: str) -> None:
+        self.qm = qm
+        self.queue = queue
+        self.lives: list[Life] = []
+        self._by_id: dict[bytes, list[Life]] = {}
+        self._by_key: dict[tuple[bytes, int], Life] = {}  # (MsgId, put time) -> latest life
+        self._seen = 0  # events of the log already folded in
+        self._reconciled: tuple[int, ...] | None = None  # the state reconcile() last saw
+        # the messages on the queue now, in delivery order, with their palette state
+        self.on_queue: list[tuple[Life, str]] = []
+
+    def refresh(self) -> None:
+        """Fold in the events logged since the last refresh."""
+        events = self.qm.events
+        for event in islice(events, self._seen, None):
+            if event.queue == self.queue:
+                self._apply(event)
+        self._seen = len(events)
+
+    def _apply(self, event: Event) -> None:
+        msg_id, kind, t = event.msg_id, event.kind, event.time_ms
+        if msg_id is None:
+            return
+        if kind == "put":
+            self._arrive(msg_id, event.priority or 0, event.expiry, t)
+        elif kind in _LEAVES:
+            life = self._on_queue(msg_id)
+            if life is not None:
+                syncpoint = kind == "get" and event.cause == "syncpoint"
+                life.close(t, "in-uow" if syncpoint else _LEAVES[kind])
+        elif kind in _MARKS:
+            life = self._on_queue(msg_id)
+            if life is not None:
+                mark = "locked" if kind == "browse" and event.cause == "lock" else _MARKS[kind]
+                life.marks.append((mark, t))
+        elif kind == "report":
+            life = self._latest(msg_id, present=False)
+            if life is not None:
+                life.marks.append(("report", t))
+        elif kind == "backout":
+            self._backout(msg_id, event.cause, t)
+
+    def _arrive(self, msg_id: bytes, priority: int, expiry: int | None, t: int) -> None:
+        deadline = None if expiry is None or expiry == C.MQEI_UNLIMITED else t + expiry * TENTH_MS
+        self._add(Life(len(self.lives), msg_id, priority, self._lane(priority), t, deadline))
+
+    def _add(self, life: Life) -> None:
+        self.lives.append(life)
+        self._by_id.setdefault(life.msg_id, []).append(life)
+        self._by_key[life.msg_id, life.put_ms] = life
+
+    def _backout(self, msg_id: bytes, cause: str, t: int) -> None:
+        if cause == "put":  # an uncommitted put removed
+            life = self._on_queue(msg_id)
+            if life is not None:
+                life.close(t, "backout")
+        else:  # a syncpoint get restored, or a message a stopped channel put back
+            life = self._latest(msg_id, present=False)
+            if life is not None:
+                life.reopen(t)
+
+    def _lane(self, priority: int) -> int:
+        """The priority the queue orders the message at (DEFPRTY on FIFO, capped at MAXPRTY)."""
+        local = self.qm.local(self.queue)
+        if local.msgdlvsq == "FIFO":
+            return local.defprty
+        return min(priority, self.qm.maxprty)
+
+    def _on_queue(self, msg_id: bytes) -> Life | None:
+        """The message a get for this MsgId would meet first: highest lane, then oldest."""
+        present = [life for life in self._by_id.get(msg_id, ()) if life.present]
+        return max(present, key=lambda life: (life.lane, -life.order)) if present else None
+
+    def _latest(self, msg_id: bytes, present: bool) -> Life | None:
+        for life in reversed(self._by_id.get(msg_id, ())):
+            if life.present == present:
+                return life
+        return None
+
+    def reconcile(self) -> None:
+        """Take exact deadlines, lanes and states of the messages on the queue now (the same
+        values ``queue_frame`` shows), unless nothing has happened since the last time.
+
+        Messages the log does not know (event log off) are added from the queue itself.
+        """
+        qm = self.qm
+        store = qm.local(self.queue).store
+        seen = (len(qm.events), qm.sim.now, store.count, store.in_uow)
+        if seen == self._reconciled and qm.record_events:
+            return
+        if not qm.record_events:  # no log: the queue as it is now is all there is to draw
+            self.lives, self._by_id, self._by_key = [], {}, {}
+        on_queue = []
+        for message in store.messages():
+            life = self._by_key.get((message.msgid, message.put_ms))
+            if life is None:
+                life = Life(
+                    len(self.lives),
+                    message.msgid,
+                    message.priority,
+                    message.lane,
+                    message.put_ms,
+                    None,
+                )
+                self._add(life)
+            life.deadline = None if message.deadline == NEVER else message.deadline
+            life.lane = message.lane
+            state = _QUEUE_STATES[message.state]
+            if state == "live" and message.locker is not None:
+                state = "locked"
+            on_queue.append((life, state))
+        self.on_queue = on_queue
+        self._reconciled = seen
+
+    def at(self, t: int) -> Iterator[Life]:
+        """The lives that had begun by virtual time ``t``."""
+        return (life for life in self.lives if life.put_ms <= t)
+
+
+_CACHE: WeakKeyDictionary[QueueManager, dict[str, QueueHistory]] = WeakKeyDictionary()
+
+
+def history(qm: QueueManager, queue: str) -> QueueHistory:
+    """The history of a local queue, up to date with the log and with the queue as it is now
+    (cached per queue manager; each call folds in only what is new)."""
+    qm.local(queue)  # unknown names and non-local queues fail here, as MQOPEN would
+    per_qm = _CACHE.setdefault(qm, {})
+    found = per_qm.get(queue)
+    if found is None:
+        found = per_qm[queue] = QueueHistory(qm, queue)
+    found.refresh()
+    found.reconcile()
+    return found

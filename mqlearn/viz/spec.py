@@ -1,0 +1,174 @@
+"""What every figure is made of: the :class:`Spec` (plain trace and layout dicts), the template,
+and the pieces the views share (time lines, marker traces in a state's style, titled layouts).
+
+A figure function computes a spec; :func:`figure` turns it into a ``go.Figure``. A widget copies a
+new spec's arrays into the ``go.FigureWidget`` it shows instead (``mqlearn.viz.gui``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import numpy as np
+import plotly.graph_objects as go
+
+from mqlearn.viz import palette
+
+if TYPE_CHECKING:
+    from mqlearn.engine.qmgr import QueueManager
+
+MS_PER_S = 1000.0
+HEIGHT = 360
+HOVER = "%{text}<extra></extra>"
+_AXIS = {"showgrid": True, "gridcolor": "#E5E5E5", "showline": True, "linecolor": "#444444"}
+# A small white template: plotly's named templates are large and copied into every figure,
+# which costs a widget a tenth of a second each time it is created.
+TEMPLATE = {
+    "layout": {
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
+        "colorway": [
+            palette.BLUE,
+            palette.ORANGE,
+            palette.BLUISH_GREEN,
+            palette.VERMILLION,
+            palette.REDDISH_PURPLE,
+            palette.SKY_BLUE,
+            palette.YELLOW,
+            palette.BLACK,
+        ],
+        "xaxis": _AXIS,
+        "yaxis": _AXIS,
+        "hovermode": "closest",
+    }
+}
+
+
+class Spec(NamedTuple):
+    """A figure as plain data: plotly trace dicts (numpy arrays inside) and a layout dict."""
+
+    traces: list[dict[str, Any]]
+    layout: dict[str, Any]
+
+
+def figure(spec: Spec) -> go.Figure:
+    """The plotly figure of a spec."""
+    return go.Figure(data=spec.traces, layout=spec.layout)
+
+
+# -- shared pieces ---------------------------------------------------------------------------------
+def view_time(qm: QueueManager, at_ms: int | None) -> int:
+    """The virtual time to draw: now, or ``at_ms`` (an int between 0 and now)."""
+    now: int = qm.sim.now
+    if at_ms is None:
+        return now
+    if isinstance(at_ms, bool) or not isinstance(at_ms, int | np.integer) or not 0 <= at_ms <= now:
+        raise ValueError(f"at_ms must be an int from 0 to now ({now} ms), got {at_ms!r}")
+    return int(at_ms)
+
+
+def seconds(values: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Virtual milliseconds as a float array of seconds (NaN stays NaN: a gap in a line)."""
+    return np.asarray(values, dtype=float) / MS_PER_S
+
+
+def texts(values: Iterable[str]) -> np.ndarray:
+    return np.array(list(values), dtype=str)
+
+
+def titled_layout(
+    title: str,
+    x_title: str,
+    y_title: str,
+    *,
+    xaxis: dict[str, Any] | None = None,
+    yaxis: dict[str, Any] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    return {
+        "title": {"text": title},
+        "xaxis": {"title": {"text": x_title}, "zeroline": False, **(xaxis or {})},
+        "yaxis": {"title": {"text": y_title}, "zeroline": False, **(yaxis or {})},
+        "height": HEIGHT,
+        "template": TEMPLATE,
+        "margin": {"l": 60, "r": 20, "t": 60, "b": 40},
+        "legend": {"orientation": "h", "yanchor": "top", "y": -0.15},
+        **extra,
+    }
+
+
+def markers(
+    state: str,
+    x: np.ndarray,
+    y: np.ndarray,
+    text: np.ndarray,
+    hover: str = HOVER,
+    customdata: np.ndarray | None = None,
+    **marker: Any,
+) -> dict[str, Any]:
+    """A marker trace in a state's style. ``hover`` is a plotly hovertemplate: per-point values
+    go in ``text`` (message tags) and ``customdata`` (numbers), which plotly checks fast."""
+    style = palette.style(state)
+    return {
+        "type": "scatter",
+        "mode": "markers",
+        "name": style.label,
+        "showlegend": len(x) > 0,
+        "x": x,
+        "y": y,
+        "text": text,
+        "customdata": customdata,
+        "hovertemplate": hover,
+        "marker": {
+            "symbol": style.symbol,
+            "color": style.color,
+            "size": 9,
+            "line": {"width": 1.5, "color": style.color},
+            **marker,
+        },
+    }
+
+
+def line(
+    name: str, x: np.ndarray, y: np.ndarray, color: str, width: float, **line: Any
+) -> dict[str, Any]:
+    return {
+        "type": "scatter",
+        "mode": "lines",
+        "name": name,
+        "showlegend": len(x) > 0,
+        "x": x,
+        "y": y,
+        "hoverinfo": "skip",
+        "line": {"color": color, "width": width, **line},
+    }
+
+
+def time_line(
+    name: str, t_ms: int | None, y_from: float, y_to: float, label: str, color: str
+) -> dict[str, Any]:
+    """A dotted vertical line at ``t_ms`` from ``y_from`` to ``y_to``, labelled at ``y_from``
+    (none when ``t_ms`` is None). A trace, not a layout shape: moving a trace costs a widget
+    a fraction of what re-laying out a figure does."""
+    at = [] if t_ms is None else [t_ms, t_ms]
+    return {
+        "type": "scatter",
+        "mode": "lines+text",
+        "name": name,
+        "showlegend": False,
+        "x": seconds(at),
+        "y": np.asarray([y_from, y_to] if at else [], dtype=float),
+        "text": texts([label, ""] if at else []),
+        "textposition": "top right",
+        "textfont": {"color": color},
+        "hoverinfo": "skip",
+        "line": {"color": color, "dash": "dot", "width": 1.5},
+    }
+
+
+def time_label(qm: QueueManager, t: int) -> str:
+    now: int = qm.sim.now
+    if t == now:
+        return f"now {t / MS_PER_S:.1f} s"
+    return f"replay {t / MS_PER_S:.1f} s (now {now / MS_PER_S:.1f} s)"
