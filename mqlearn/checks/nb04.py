@@ -1,0 +1,198 @@
+"""Notebook 04 (expiration reports): the report's descriptor, its data, and where it goes."""
+
+from __future__ import annotations
+
+import mqlearn as mq
+from mqlearn import CMQC
+from mqlearn.checks.answers import Choice, Number, Reason
+from mqlearn.checks.exercise import Exercise, Misconception, Outcome
+from mqlearn.checks.lab import Letters, get_reason
+
+
+def _report_expiry() -> Outcome:
+    """A message asks for an expiration report with MQRO_PASS_DISCARD_AND_EXPIRY."""
+    qm = mq.QueueManager("QM1")
+    qm.define_qlocal("APP.IN")
+    qm.define_qlocal("REPLY.Q")
+    letters = Letters()
+    report = CMQC.MQRO_EXPIRATION | CMQC.MQRO_PASS_DISCARD_AND_EXPIRY
+    md = mq.MD(Expiry=50, Report=report, ReplyToQ="REPLY.Q")
+    letters.put(mq.Queue(qm, "APP.IN"), "A", md)
+    qm.sim.advance(seconds=6)
+    get_reason(mq.Queue(qm, "APP.IN"))  # 2033: A is discarded and its report sent
+    qm.sim.advance(seconds=45)  # the report waits on REPLY.Q
+    report_md = mq.MD()
+    mq.Queue(qm, "REPLY.Q").get(None, report_md)
+    # the answer: report_md.Expiry
+    sent = next(e for e in qm.events if e.kind == "put" and e.queue == "REPLY.Q")
+    return Outcome(
+        report_md.Expiry,
+        {"unlimited": CMQC.MQEI_UNLIMITED, "fresh": sent.expiry, "got": report_md.Expiry},
+        letters.story(qm),
+    )
+
+
+q1 = Exercise(
+    "nb04.q1",
+    question=(
+        "The expiration report waits 45 s on REPLY.Q before it is got. What Expiry does that "
+        "get return?"
+    ),
+    scenario=_report_expiry,
+    form=Number(example=-1),
+    rules=("RPT-03", "RPT-07", "EXP-11"),
+    explanation=(
+        "A report normally never expires (MQEI_UNLIMITED). MQRO_PASS_DISCARD_AND_EXPIRY makes "
+        "reports and replies inherit the original's remaining lifetime, and since an expired "
+        "message has none left, an expiration report gets a fixed lifetime instead; like any "
+        "message's, it counts down while the report waits."
+    ),
+    hint=(
+        "Start from the fixed lifetime of an expiration report sent with "
+        "MQRO_PASS_DISCARD_AND_EXPIRY (600 tenths), then take off the wait."
+    ),
+    confirm="The report started with {fresh} tenths (60 s); 45 s later {got} are left.",
+    misconceptions=(
+        Misconception(
+            "unlimited",
+            "That is a report's usual Expiry, but this message set MQRO_PASS_DISCARD_AND_EXPIRY.",
+        ),
+        Misconception("fresh", "Right lifetime, but the report waited 45 s before the get."),
+    ),
+)
+
+
+def _report_data_length() -> Outcome:
+    """A 60-byte message asks for MQRO_EXPIRATION_WITH_DATA."""
+    qm = mq.QueueManager("QM1")
+    qm.define_qlocal("APP.IN")
+    qm.define_qlocal("REPLY.Q")
+    md = mq.MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION_WITH_DATA, ReplyToQ="REPLY.Q")
+    mq.Queue(qm, "APP.IN").put(b"x" * 60, md)
+    qm.sim.advance(seconds=2)
+    get_reason(mq.Queue(qm, "APP.IN"))  # 2033: the message is discarded, its report sent
+    data = mq.Queue(qm, "REPLY.Q").get()
+    # the answer: len(data)
+    return Outcome(len(data), {"hundred": 100, "none": 0, "length": len(data)})
+
+
+q2 = Exercise(
+    "nb04.q2",
+    question="How many bytes of data does the report carry?",
+    scenario=_report_data_length,
+    form=Number(example=0),
+    rules=("RPT-04",),
+    explanation=(
+        "MQRO_EXPIRATION sends no data, MQRO_EXPIRATION_WITH_DATA the leading MQ headers plus "
+        "the start of the application data, and MQRO_EXPIRATION_WITH_FULL_DATA everything."
+    ),
+    hint="_WITH_DATA keeps *up to* the first hundred bytes of application data.",
+    confirm="The message is shorter than 100 bytes, so the report holds all {length} of them.",
+    misconceptions=(
+        Misconception("hundred", "At most 100 bytes: this message does not have that many."),
+        Misconception("none", "No data is what plain MQRO_EXPIRATION gives."),
+    ),
+)
+
+
+def _missing_reply_queue() -> Outcome:
+    """The reply-to queue named by the message does not exist; the queue manager has a DLQ."""
+    qm = mq.QueueManager("QM1")
+    qm.define_qlocal("APP.IN")
+    qm.define_qlocal("DLQ")
+    qm.alter_qmgr(deadq="DLQ")
+    letters = Letters()
+    md = mq.MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="GONE.Q")
+    letters.put(mq.Queue(qm, "APP.IN"), "A", md)
+    qm.sim.advance(seconds=2)
+    get_reason(mq.Queue(qm, "APP.IN"))  # 2033: A is discarded, a report is due
+    # the answer: the queue the report landed on
+    landed = [e.queue for e in qm.events if e.kind == "put" and e.cause == "qmgr"]
+    return Outcome(landed[0] if landed else "nowhere", {}, letters.story(qm))
+
+
+q3 = Exercise(
+    "nb04.q3",
+    question="Where does the expiration report end up: 'GONE.Q', 'DLQ' or 'nowhere'?",
+    scenario=_missing_reply_queue,
+    form=Choice(["GONE.Q", "DLQ", "nowhere"]),
+    rules=("RPT-06",),
+    explanation=(
+        "A report goes to the message's ReplyToQ; when it cannot be put there it goes to the "
+        "dead-letter queue, and only when that fails too (or there is none) is it thrown away."
+    ),
+    hint="Can anything be put to a queue that does not exist? What is the queue manager's DEADQ?",
+    confirm="It waits on the DLQ behind an MQDLH that says why it could not be delivered.",
+)
+
+
+def _dead_letter_reason() -> Outcome:
+    """The same missing reply-to queue; read the MQDLH in front of the report on the DLQ."""
+    qm = mq.QueueManager("QM1")
+    qm.define_qlocal("APP.IN")
+    qm.define_qlocal("DLQ")
+    qm.alter_qmgr(deadq="DLQ")
+    md = mq.MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="GONE.Q")
+    Letters().put(mq.Queue(qm, "APP.IN"), "A", md)
+    qm.sim.advance(seconds=2)
+    get_reason(mq.Queue(qm, "APP.IN"))
+    dead_md = mq.MD()
+    dlh = mq.MQDLH.unpack(mq.Queue(qm, "DLQ").get(None, dead_md))
+    # the answer: dlh.Reason
+    return Outcome(dlh.Reason, {"feedback": dead_md.Feedback, "no_msg": CMQC.MQRC_NO_MSG_AVAILABLE})
+
+
+q4 = Exercise(
+    "nb04.q4",
+    question="The report on the DLQ starts with an MQDLH. Which Reason does the MQDLH give?",
+    scenario=_dead_letter_reason,
+    form=Reason(),
+    rules=("RPT-06",),
+    explanation=(
+        "The dead-letter header records why the message could not be put where it was going: "
+        "the reason code the failed put to the reply-to queue would have returned."
+    ),
+    hint="What reason code does MQOPEN or MQPUT give for a queue name nobody defined?",
+    confirm="MQRC_UNKNOWN_OBJECT_NAME: GONE.Q does not exist.",
+    misconceptions=(
+        Misconception(
+            "feedback",
+            "258 (MQFB_EXPIRATION) is the report's Feedback field, not why it was dead-lettered.",
+        ),
+        Misconception("no_msg", "2033 is what the consumer's get returned, not the put's reason."),
+    ),
+)
+
+
+def _reports_before_any_get() -> Outcome:
+    """Three messages ask for expiration reports; nobody gets anything for a minute."""
+    qm = mq.QueueManager("QM1")
+    qm.define_qlocal("APP.IN")
+    qm.define_qlocal("REPLY.Q")
+    q = mq.Queue(qm, "APP.IN")
+    letters = Letters()
+    for letter in "ABC":
+        md = mq.MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")
+        letters.put(q, letter, md)
+    qm.sim.advance(seconds=60)
+    # the answer: CURDEPTH of REPLY.Q
+    eligible = int(qm.queue_frame("APP.IN")["expired"].sum())
+    return Outcome(qm.curdepth("REPLY.Q"), {"at_eligibility": eligible}, letters.story(qm))
+
+
+q5 = Exercise(
+    "nb04.q5",
+    question="A minute later, how many reports are waiting on REPLY.Q?",
+    scenario=_reports_before_any_get,
+    form=Number(example=3),
+    rules=("RPT-02", "EXP-20"),
+    explanation=(
+        "An expiration report is sent when the message is actually discarded, not at the moment "
+        "it becomes eligible; and becoming eligible discards nothing by itself."
+    ),
+    hint="Has anything discarded A, B or C yet? The expiry task only runs every 300 s.",
+    confirm="All three are eligible, none discarded: no reports yet.",
+    misconceptions=(
+        Misconception("at_eligibility", "Reports wait for the discard, not for eligibility."),
+    ),
+)

@@ -1,0 +1,194 @@
+"""Notebook 06 (remote queues): MQXQH's two Expiry fields, expiry in transit, dead letters."""
+
+from __future__ import annotations
+
+import mqlearn as mq
+from mqlearn import CMQC
+from mqlearn.checks.answers import Number, Numbers
+from mqlearn.checks.exercise import Exercise, Misconception, Outcome
+from mqlearn.checks.lab import Letters
+
+
+def _two_expiry_fields() -> Outcome:
+    """An application puts straight to a transmission queue: outer Expiry 100, embedded 50."""
+    qm = mq.QueueManager("QM1")
+    qm.define_qlocal("QM2", usage="XMITQ")  # no channel: the message stays here
+    xqh = mq.MQXQH(RemoteQName="APP.IN", RemoteQMgrName="QM2", MsgDesc=mq.MD(Expiry=50))
+    outer = mq.MD(Expiry=100, Format=CMQC.MQFMT_XMIT_Q_HEADER)
+    mq.Queue(qm, "QM2").put(xqh.pack() + b"A", outer)
+    qm.sim.advance(seconds=6)
+    got_md = mq.MD()
+    data = mq.Queue(qm, "QM2").get(None, got_md)
+    embedded = mq.MQXQH.unpack(data).MsgDesc.Expiry
+    # the answer: (got_md.Expiry, embedded)
+    waited = qm.sim.now // 100
+    return Outcome(
+        (got_md.Expiry, embedded),
+        {
+            "untouched": (got_md.Expiry, xqh.MsgDesc.Expiry),
+            "unclamped": (got_md.Expiry, xqh.MsgDesc.Expiry - waited),
+            "outer": got_md.Expiry,
+        },
+    )
+
+
+q1 = Exercise(
+    "nb06.q1",
+    question=(
+        "Six seconds later the message is got from the transmission queue. What are the outer "
+        "MQMD's Expiry and the Expiry inside the MQXQH? Answer (outer, embedded)."
+    ),
+    scenario=_two_expiry_fields,
+    form=Numbers("outer", "embedded"),
+    rules=("XQH-03", "XQH-04", "XQH-05"),
+    explanation=(
+        "When a message with an MQXQH is retrieved, both Expiry fields lose the time it waited. "
+        "Only the outer one decides whether the message has expired; if the embedded one has "
+        "run out while the outer one has not, the embedded one reads 0, never less."
+    ),
+    hint="Subtract 6 s (60 tenths) from both fields. Can the embedded field go negative?",
+    confirm="The outer field ({outer}) kept the message alive; the embedded one stopped at 0.",
+    misconceptions=(
+        Misconception("untouched", "The embedded Expiry is decremented on retrieval too."),
+        Misconception("unclamped", "An embedded Expiry that has run out reads 0, not less."),
+    ),
+)
+
+
+def _linked(latency_ms: int, running: bool) -> tuple[mq.QueueManager, mq.QueueManager, mq.Channel]:
+    """QM1 and QM2 on one clock, a channel QM1 -> QM2, two remote queues defined on QM1."""
+    sim = mq.Simulation()
+    qm1 = mq.QueueManager("QM1", sim=sim)
+    qm1.define_qlocal("QM2", usage="XMITQ")
+    qm1.define_qlocal("REPLY.Q")
+    qm1.define_qremote("TO.APP", rname="APP.IN", rqmname="QM2")
+    qm1.define_qremote("TO.NOWHERE", rname="NO.SUCH.Q", rqmname="QM2")
+    qm2 = mq.QueueManager("QM2", sim=sim)
+    qm2.define_qlocal("APP.IN")
+    qm2.define_qlocal("DLQ")
+    qm2.alter_qmgr(deadq="DLQ")
+    channel = mq.Channel(qm1, qm2, xmitq="QM2", latency_ms=latency_ms)
+    if not running:
+        channel.stop()
+    return qm1, qm2, channel
+
+
+def _expires_in_transit() -> Outcome:
+    """The channel is stopped while a ten-second message waits on the transmission queue."""
+    qm1, qm2, channel = _linked(latency_ms=200, running=False)
+    letters = Letters()
+    md = mq.MD(Expiry=100, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")
+    letters.put(mq.Queue(qm1, "TO.APP"), "A", md)
+    qm1.sim.advance(seconds=15)
+    channel.start()
+    qm1.sim.advance(seconds=1)
+    # the answer: (CURDEPTH of APP.IN on QM2, CURDEPTH of REPLY.Q on QM1)
+    return Outcome(
+        (qm2.curdepth("APP.IN"), qm1.curdepth("REPLY.Q")),
+        {"delivered": (1, 0), "silent": (0, 0)},
+        letters.story(qm1, qm2),
+    )
+
+
+q2 = Exercise(
+    "nb06.q2",
+    question=(
+        "When the channel starts again, what are CURDEPTH of APP.IN on QM2 and CURDEPTH of "
+        "REPLY.Q on QM1? Answer (APP.IN depth, REPLY.Q depth)."
+    ),
+    scenario=_expires_in_transit,
+    form=Numbers("APP.IN depth", "REPLY.Q depth"),
+    rules=("XQH-06", "EXP-10"),
+    explanation=(
+        "Time on a transmission queue counts against the lifetime like time anywhere else; a "
+        "message can expire there, and the channel discards it when it meets it, sending the "
+        "requested report back towards the reply-to queue manager."
+    ),
+    hint="A lives 10 s and waited 15 s on QM1's transmission queue.",
+    confirm="A was discarded on QM1's transmission queue; its report went to QM1's REPLY.Q.",
+    helpers=(_linked,),
+    misconceptions=(
+        Misconception("delivered", "A expired while it waited on the transmission queue."),
+        Misconception("silent", "A asked for an expiration report, and the discard sends it."),
+    ),
+)
+
+
+def _transit_time() -> Outcome:
+    """A ten-second message crosses a slow link (2.5 s) and is got as soon as possible after."""
+    qm1, qm2, _ = _linked(latency_ms=2500, running=True)
+    put_md = Letters().put(mq.Queue(qm1, "TO.APP"), "A", mq.MD(Expiry=100))
+    qm1.sim.advance(seconds=3)
+    got_md = mq.MD()
+    mq.Queue(qm2, "APP.IN").get(None, got_md)
+    # the answer: got_md.Expiry
+    arrived = next(e.time_ms for e in qm2.events if e.kind == "channel-arrive")
+    on_destination = (qm1.sim.now - arrived) // 100
+    return Outcome(
+        got_md.Expiry,
+        {
+            "transit_free": put_md.Expiry - on_destination,
+            "as_put": put_md.Expiry,
+            "got": got_md.Expiry,
+        },
+    )
+
+
+q3 = Exercise(
+    "nb06.q3",
+    question=(
+        "A is put to the remote queue at 0 s, arrives on QM2 at 2.5 s and is got there at 3 s. "
+        "What Expiry does that get return?"
+    ),
+    scenario=_transit_time,
+    form=Number(example=95),
+    rules=("EXP-10",),
+    explanation=(
+        "The lifetime is used up everywhere: on the transmission queue, on the way, and on the "
+        "destination queue. mqlearn keeps the message's deadline across the link."
+    ),
+    hint="Count every second since the put, not only the time on QM2.",
+    confirm="3 s of the 10 s are gone, wherever they were spent: {got} tenths are left.",
+    helpers=(_linked,),
+    misconceptions=(
+        Misconception("transit_free", "The 2.5 s on the way count as well."),
+        Misconception("as_put", "The get returns what is left, not the put's value."),
+    ),
+)
+
+
+def _dead_letter_expiry() -> Outcome:
+    """The remote definition names a queue QM2 does not have; QM2 has a dead-letter queue."""
+    qm1, qm2, _ = _linked(latency_ms=500, running=True)
+    put_md = Letters().put(mq.Queue(qm1, "TO.NOWHERE"), "A", mq.MD(Expiry=300))  # 30 s
+    qm1.sim.advance(seconds=10)
+    dead_md = mq.MD()
+    mq.Queue(qm2, "DLQ").get(None, dead_md)
+    # the answer: dead_md.Expiry
+    return Outcome(
+        dead_md.Expiry,
+        {"unlimited": CMQC.MQEI_UNLIMITED, "as_put": put_md.Expiry, "got": dead_md.Expiry},
+    )
+
+
+q4 = Exercise(
+    "nb06.q4",
+    question=(
+        "QM2 cannot deliver A and puts it on its dead-letter queue. Ten seconds after the put, "
+        "what Expiry does a get from QM2's DLQ return?"
+    ),
+    scenario=_dead_letter_expiry,
+    form=Number(example=-1),
+    rules=("DLQ-01", "EXP-10"),
+    explanation=(
+        "A message moved to the dead-letter queue (behind an MQDLH) keeps what is left of its "
+        "lifetime, and that keeps counting down on the dead-letter queue."
+    ),
+    hint="The dead-letter queue does not reset the clock, and does not stop it either.",
+    confirm="10 s of A's 30 s are gone: {got} tenths left, and it can still expire on the DLQ.",
+    helpers=(_linked,),
+    misconceptions=(
+        Misconception("unlimited", "A dead letter is not given a new, unlimited lifetime."),
+        Misconception("as_put", "The clock did not start again on the DLQ."),
+    ),
+)

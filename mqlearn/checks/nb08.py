@@ -1,0 +1,325 @@
+"""Notebook 08 (real MQ files): dmpmqmsg dumps reloaded, dead letters unloaded, MQSC on expiry."""
+
+from __future__ import annotations
+
+import re
+
+import mqlearn as mq
+from mqlearn import CMQC, patterns
+from mqlearn.checks.answers import Number, Numbers
+from mqlearn.checks.exercise import Exercise, Misconception, Outcome
+from mqlearn.checks.lab import Letters
+from mqlearn.interop import dump_dmpmqmsg, load_dmpmqmsg, parse_dmpmqmsg
+
+TENTHS_PER_S = 10  # MQMD.Expiry counts tenths of a second
+_CURDEPTH = re.compile(r"CURDEPTH\((\d+)\)")
+
+
+def _order_dump(*expiries: int) -> str:
+    """A dmpmqmsg file with one order per Expiry value (the other A lines keep MQMD's initial
+    values, as a file without them would)."""
+    lines = ["* DMPMQMSG Version:10.0.0.0 Created:Thu Jan  1 08:59:00 2026", ""]
+    for number, expiry in enumerate(expiries, start=1):
+        lines += [f"A FMT {CMQC.MQFMT_STRING}", f"A EXP {expiry}", f'S "order {number}"', ""]
+    return "\n".join(lines)
+
+
+def _curdepths(mqsc_output: str) -> tuple[int, ...]:
+    """Every CURDEPTH(n) that runmqsc printed, in order."""
+    return tuple(int(depth) for depth in _CURDEPTH.findall(mqsc_output))
+
+
+def _reloaded() -> Outcome:
+    """PROD and TEST share one clock; a dump of PROD's queue waits 30 s before it is loaded."""
+    sim = mq.Simulation()
+    prod = mq.QueueManager("PROD", sim=sim)
+    prod.define_qlocal("APP.ORDERS")
+    test = mq.QueueManager("TEST", sim=sim)
+    test.define_qlocal("APP.ORDERS")
+    put_md = mq.MD(Expiry=900)  # 90 s
+    mq.Queue(prod, "APP.ORDERS").put(b"order 1", put_md)
+    sim.advance(seconds=20)
+    dump = dump_dmpmqmsg(prod, "APP.ORDERS", browse=False)  # unload: the queue is emptied
+    sim.advance(seconds=30)
+    load_dmpmqmsg(test, "APP.ORDERS", dump)
+    sim.advance(seconds=15)
+    browsed = mq.MD()
+    browse = mq.GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_NO_WAIT)
+    mq.Queue(test, "APP.ORDERS").get(None, browsed, browse)
+    # the answer: browsed.Expiry
+    in_file = parse_dmpmqmsg(dump)[0].md.Expiry
+    put_ms = next(e.time_ms for e in prod.events if e.kind == "put")
+    loaded_ms = next(e.time_ms for e in test.events if e.kind == "put")
+    since_put = (sim.now - put_ms) // patterns.MS_PER_TENTH
+    since_load = (sim.now - loaded_ms) // patterns.MS_PER_TENTH
+    return Outcome(
+        browsed.Expiry,
+        {
+            "in_file": in_file,
+            "since_load": since_load,
+            "original_deadline": put_md.Expiry - since_put,
+            "original_restarted": put_md.Expiry - since_load,
+            "browsed": browsed.Expiry,
+        },
+        Letters().story(prod, test),
+    )
+
+
+q1 = Exercise(
+    "nb08.q1",
+    question=(
+        "A message put on PROD with Expiry 900 (90 s) is unloaded with dmpmqmsg 20 s later. "
+        "The file waits 30 s, is loaded onto TEST, and 15 s after the load the message is "
+        "browsed there. What Expiry does the browse return?"
+    ),
+    scenario=_reloaded,
+    form=Number(example=300),
+    rules=("EXP-01", "EXP-11"),
+    explanation=(
+        "dmpmqmsg writes each message's Expiry as MQGET returned it: the lifetime left at "
+        "unload. Loading puts the message with that value, and a put starts a lifetime: it "
+        "counts from the load, on the loading queue manager's clock. Nothing in the file "
+        "remembers the original deadline, and the time the file spent waiting does not count."
+    ),
+    hint="Read the A EXP line the unload wrote, then let only the time since the load run off.",
+    confirm=(
+        "The file said A EXP {in_file}; {since_load} tenths have passed since the load, so "
+        "{browsed} are left."
+    ),
+    misconceptions=(
+        Misconception(
+            "in_file",
+            "The loaded message's lifetime runs on: 15 s have passed since the load.",
+        ),
+        Misconception(
+            "original_deadline",
+            "The original deadline is not in the file: the load starts a new lifetime from "
+            "what was left at unload.",
+        ),
+        Misconception(
+            "original_restarted",
+            "The file holds the lifetime left at unload (A EXP), not the 900 the putter chose.",
+        ),
+    ),
+)
+
+
+def _dead_letter_dump() -> Outcome:
+    """QM1 sends an order to a queue QM2 does not have; QM2's dead-letter queue is unloaded."""
+    sim = mq.Simulation()
+    qm1 = mq.QueueManager("QM1", sim=sim)
+    qm1.define_qlocal("QM2", usage="XMITQ")
+    qm1.define_qremote("ORDERS", rname="APP.ORDERS", rqmname="QM2")  # QM2 has no APP.ORDERS
+    qm2 = mq.QueueManager("QM2", sim=sim)
+    qm2.define_qlocal("QM2.DLQ")
+    qm2.alter_qmgr(deadq="QM2.DLQ")
+    channel = mq.Channel(qm1, qm2, xmitq="QM2")
+    channel.stop()
+    put_md = mq.MD(Expiry=300, Format=CMQC.MQFMT_STRING)  # 30 s
+    mq.Queue(qm1, "ORDERS").put(b"order 42", put_md)
+    sim.advance(seconds=5)
+    channel.start()  # the order reaches QM2 at 5 s and lands on QM2.DLQ
+    sim.advance(seconds=5)
+    dump = dump_dmpmqmsg(qm2, "QM2.DLQ")
+    # the answer: the number on the dump's "A EXP" line
+    dumped = parse_dmpmqmsg(dump)[0].md
+    arrived = next(e.time_ms for e in qm2.events if e.kind == "dead-letter")
+    return Outcome(
+        dumped.Expiry,
+        {
+            "unlimited": CMQC.MQEI_UNLIMITED,
+            "as_put": put_md.Expiry,
+            "since_arrival": put_md.Expiry - (sim.now - arrived) // patterns.MS_PER_TENTH,
+            "dumped": dumped.Expiry,
+            "gone": (put_md.Expiry - dumped.Expiry) // TENTHS_PER_S,
+            "lifetime": put_md.Expiry // TENTHS_PER_S,
+            "format": dumped.Format.strip(),
+        },
+        Letters().story(qm1, qm2),
+    )
+
+
+q2 = Exercise(
+    "nb08.q2",
+    question=(
+        "An order with Expiry 300 (30 s) waits 5 s on QM1's transmission queue, then reaches "
+        "QM2, which has no queue APP.ORDERS and puts it on its dead-letter queue. At 10 s the "
+        "dead-letter queue is dumped. What number follows 'A EXP' in the dump?"
+    ),
+    scenario=_dead_letter_dump,
+    form=Number(example=100),
+    rules=("DLQ-01", "EXP-10", "EXP-11"),
+    explanation=(
+        "A dump records the lifetime left when it was taken. A message moved to a dead-letter "
+        "queue behind an MQDLH keeps the lifetime it had left, and it keeps counting down "
+        "there; every second since the put counts, the ones on the transmission queue too."
+    ),
+    hint="How many seconds have passed since the order was put, wherever it spent them?",
+    confirm=(
+        "{gone} s of the {lifetime} s are gone: the dump of the {format} message says "
+        "A EXP {dumped}."
+    ),
+    misconceptions=(
+        Misconception(
+            "unlimited",
+            "Dead letters are not kept for ever: the message keeps its remaining expiry.",
+        ),
+        Misconception(
+            "as_put",
+            "A dump records the lifetime left at unload, not the Expiry the putter set.",
+        ),
+        Misconception(
+            "since_arrival",
+            "The time on QM1's transmission queue counts too, not only the time on the "
+            "dead-letter queue.",
+        ),
+    ),
+)
+
+
+def _load_into_a_nearly_full_queue() -> Outcome:
+    """A dump of three orders is loaded onto a queue that holds two expired messages."""
+    qm = mq.QueueManager("QM1")
+    qm.mqsc("DEFINE QLOCAL(APP.IN) MAXDEPTH(5)")
+    q = mq.Queue(qm, "APP.IN")
+    for expiry in (10, 10, CMQC.MQEI_UNLIMITED):  # two of them live 1 s
+        q.put(b"old", mq.MD(Expiry=expiry))
+    qm.sim.advance(seconds=5)
+    before = qm.queue_frame("APP.IN")
+    dump = _order_dump(CMQC.MQEI_UNLIMITED, CMQC.MQEI_UNLIMITED, CMQC.MQEI_UNLIMITED)
+    refused = CMQC.MQRC_NONE
+    try:
+        load_dmpmqmsg(qm, "APP.IN", dump)
+    except mq.MQMIError as error:
+        refused = error.reason
+    shown = qm.mqsc("DISPLAY QSTATUS(APP.IN) CURDEPTH")
+    # the answer: the CURDEPTH that DISPLAY QSTATUS shows
+    (depth,) = _curdepths(shown)
+    backed_out = sum(1 for e in qm.events if e.kind == "backout" and e.cause == "put")
+    live_before = int((~before["expired"]).sum())
+    in_dump = len(parse_dmpmqmsg(dump))
+    return Outcome(
+        depth,
+        {
+            "partial": len(before) + backed_out,
+            "expired_ignored": len(before) + in_dump,
+            "put_makes_room": live_before + in_dump,
+            "refused_put": backed_out + 1,
+            "reason": mq.reason_name(refused),
+        },
+        Letters().story(qm),
+    )
+
+
+q3 = Exercise(
+    "nb08.q3",
+    question=(
+        "APP.IN has MAXDEPTH(5) and holds three messages, two of which expired 4 s ago. A dump "
+        "of three orders is loaded onto it. What CURDEPTH does DISPLAY QSTATUS show then?"
+    ),
+    scenario=_load_into_a_nearly_full_queue,
+    form=Number(example=2),
+    rules=("EXP-25", "EXP-21"),
+    explanation=(
+        "Expired messages that nothing has discarded still count in the depth, for the "
+        "queue-full limit too, and a put never discards them: only a get, a browse or a scan "
+        "does. A load is one unit of work: if one of its puts is refused, it is backed out "
+        "whole."
+    ),
+    hint="How many puts fit under MAXDEPTH(5)? And what happens to those that fitted?",
+    confirm=(
+        "Put {refused_put} of the load was refused with {reason}, so the whole load was backed "
+        "out and APP.IN is as it was."
+    ),
+    misconceptions=(
+        Misconception(
+            "partial",
+            "The load does not keep the puts that fitted: it backs them all out.",
+        ),
+        Misconception(
+            "expired_ignored",
+            "The two expired messages count towards MAXDEPTH as long as they are on the queue.",
+        ),
+        Misconception(
+            "put_makes_room",
+            "MQPUT does not discard expired messages to make room: only a get, a browse or a "
+            "scan discards.",
+        ),
+    ),
+    helpers=(_order_dump,),
+)
+
+
+def _refresh_on_z() -> Outcome:
+    """A z/OS queue manager: a capped queue defined with MQSC, a dump loaded, then a scan."""
+    qm = mq.QueueManager("ZQM1", profile="zos")
+    qm.mqsc("DEFINE QLOCAL(APP.IN) MSGDLVSQ(FIFO) CAPEXPRY(300)")
+    dump = _order_dump(600, CMQC.MQEI_UNLIMITED, 100)
+    load_dmpmqmsg(qm, "APP.IN", dump)
+    qm.sim.advance(seconds=35)
+    shown = qm.mqsc(
+        "DISPLAY QSTATUS(APP.IN) CURDEPTH\n"
+        "REFRESH QMGR TYPE(EXPIRY) NAME(APP.*)\n"
+        "DISPLAY QSTATUS(APP.IN) CURDEPTH"
+    )
+    # the answer: the two CURDEPTH values, before and after REFRESH
+    depths = _curdepths(shown)
+    elapsed = qm.sim.now // patterns.MS_PER_TENTH
+    cap = qm.local("APP.IN").capexpry
+    assert cap is not None, "APP.IN was defined with CAPEXPRY(300)"
+    uncapped_live = sum(
+        1
+        for message in parse_dmpmqmsg(dump)
+        if message.md.Expiry == CMQC.MQEI_UNLIMITED or message.md.Expiry > elapsed
+    )
+    return Outcome(
+        depths,
+        {
+            "not_counted": (depths[1], depths[1]),
+            "cap_skipped": (depths[0], uncapped_live),
+            "refresh_idle": (depths[0], depths[0]),
+            "cap_s": cap // TENTHS_PER_S,
+            "elapsed_s": elapsed // TENTHS_PER_S,
+        },
+        Letters().story(qm),
+    )
+
+
+q4 = Exercise(
+    "nb08.q4",
+    question=(
+        "On a z/OS queue manager, APP.IN is defined with CAPEXPRY(300), and a dump of three "
+        "orders with A EXP 600, -1 and 100 is loaded. 35 s later runmqsc runs DISPLAY "
+        "QSTATUS, REFRESH QMGR TYPE(EXPIRY), DISPLAY QSTATUS. Which two CURDEPTH values does "
+        "it show? Answer (before, after)."
+    ),
+    scenario=_refresh_on_z,
+    form=Numbers("before", "after"),
+    rules=("EXP-06", "EXP-25", "EXP-28"),
+    explanation=(
+        "A load puts its messages like any application, so the queue's CAPEXPRY lowers every "
+        "Expiry above it, unlimited included. Expired messages stay in CURDEPTH until something "
+        "discards them; on z/OS, REFRESH QMGR TYPE(EXPIRY) scans the queues it names and "
+        "discards every expired message, without any get."
+    ),
+    hint="First apply the cap to each A EXP value; then see which lifetimes are over at 35 s.",
+    confirm=(
+        "With the cap no lifetime was longer than {cap_s} s, so at {elapsed_s} s every message "
+        "had expired: all counted in CURDEPTH before the scan, none after."
+    ),
+    misconceptions=(
+        Misconception(
+            "not_counted",
+            "CURDEPTH counts expired messages until they are discarded.",
+        ),
+        Misconception(
+            "cap_skipped",
+            "CAPEXPRY caps the puts of a load too, MQEI_UNLIMITED included.",
+        ),
+        Misconception(
+            "refresh_idle",
+            "REFRESH QMGR TYPE(EXPIRY) discards the expired messages it finds, with no get.",
+        ),
+    ),
+    helpers=(_order_dump,),
+)
