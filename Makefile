@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test lint typecheck unit bench clean
+.PHONY: lab app test lint typecheck unit notebooks browser bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -16,10 +16,13 @@ $(STAMP): pyproject.toml | $(PY)
 	touch $(STAMP)
 
 lab: $(STAMP)
-	mkdir -p notebooks
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --allow-root  # root: containers, this CI
 
-test: $(STAMP) lint typecheck unit
+# The queue workbench alone, as a web app without code (Voila).
+app: $(STAMP)
+	$(VENV)/bin/voila notebooks/workbench.ipynb
+
+test: $(STAMP) lint typecheck unit notebooks browser
 
 PY_PATHS := mqlearn tests benchmarks tools
 
@@ -31,10 +34,22 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 unit: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest --ignore=tests/browser
+
+# Every course notebook runs top to bottom; cells marked NBVAL_CHECK_OUTPUT must reproduce their
+# saved output. Listed by name so nothing else (checkpoints, data) is ever collected.
+NOTEBOOKS := $(wildcard notebooks/*.ipynb)
+notebooks: $(STAMP)
+	@test -n "$(NOTEBOOKS)" || { echo "no notebooks/*.ipynb to run" >&2; exit 1; }
+	$(PY) -m pytest --nbval-lax --nbval-current-env \
+		--nbval-sanitize-with tests/nbval_sanitize.cfg $(NOTEBOOKS)
+
+# Real chromium (/usr/bin/chromium) against Voila and JupyterLab; .ci/run installs it.
+browser: $(STAMP)
+	$(PY) -m pytest tests/browser
 
 bench: $(STAMP)
 	$(PY) benchmarks/bench_engine.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis tests/artifacts

@@ -1,10 +1,10 @@
 """Widgets: the queue workbench, the FIFO/PRIORITY comparison and the MQXQH inspector.
 
 The widgets only compose: actions go to :class:`~mqlearn.viz.model.WorkbenchModel`, pictures come
-from :mod:`mqlearn.viz.figures`. Each figure is a ``go.FigureWidget`` created once; after an action
-the new spec's arrays are copied into it inside ``batch_update()``, and only the arrays that
-changed are sent. Every widget also shows its state as text (``.summary``) and puts that text in
-its ``text/plain`` output, so nbval, Voila and static renders show something meaningful.
+from :mod:`mqlearn.viz.figures`. Each figure is redrawn from its new spec after an action, and only
+when the spec changed (:class:`LiveFigure` says why it is not a ``go.FigureWidget``). Every
+widget also shows its state as text (``.summary``) and puts that text in its ``text/plain``
+output, so nbval, Voila and static renders show something meaningful.
 
 A callback that fails is not swallowed: its traceback is shown in the widget's error area
 (``.errors``) and kept in ``.failures``.
@@ -13,6 +13,7 @@ A callback that fails is not swallowed: its traceback is shown in the widget's e
 from __future__ import annotations
 
 import html
+import json
 import traceback
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -21,6 +22,7 @@ from typing import Any
 import ipywidgets as widgets
 import numpy as np
 import plotly.graph_objects as go
+from plotly.io.json import to_json_plotly
 
 from mqlearn.engine.qmgr import QueueManager
 from mqlearn.mqi import cmqc as C
@@ -59,32 +61,47 @@ def same(a: Any, b: Any) -> bool:
 
 
 class LiveFigure:
-    """A ``go.FigureWidget`` showing a figure spec, updated in place from the next spec."""
+    """A plotly figure in an ``ipywidgets.Output``, redrawn from each new spec that differs.
+
+    Not a ``go.FigureWidget``, on purpose: in plotly 7 a FigureWidget is an anywidget that loads
+    its own copy of plotly.js (about 5 MB) per figure, and anywidget's front end gives a widget 2 s
+    to initialise and then ignores its updates for good (a fixed timeout in anywidget 0.9 to 0.11).
+    Measured here, one load took about 6 s under Voila, so the workbench's figures froze after
+    their first draw. An Output shows the figure through the page's plotly renderer (the
+    ``application/vnd.plotly.v1+json`` mime type), which loads plotly.js once per page.
+    """
 
     def __init__(self, spec: Spec, css_class: str) -> None:
-        self.figure = go.FigureWidget(data=spec.traces, layout=spec.layout)
-        self.box = widgets.Box([self.figure], layout=widgets.Layout(width="100%"))
+        self.box = widgets.Output(layout=widgets.Layout(width="100%"))
         self.box.add_class(css_class)
         self._shown = spec
+        self._send(spec)
+
+    @property
+    def figure(self) -> go.Figure:
+        """The figure shown now, as a ``go.Figure`` (built on request: drawing does not need one)."""
+        return go.Figure(data=self._shown.traces, layout=self._shown.layout)
 
     def show(self, spec: Spec) -> None:
-        """Send what differs from the spec shown now, as one update (``batch_update``)."""
-        if len(spec.traces) != len(self._shown.traces):
+        """Redraw from ``spec``; a spec equal to the one shown sends nothing."""
+        shown = self._shown
+        if len(spec.traces) != len(shown.traces):
             raise ValueError(
-                f"a view must keep its traces: {len(self._shown.traces)} shown, "
-                f"{len(spec.traces)} given"
+                f"a view must keep its traces: {len(shown.traces)} shown, {len(spec.traces)} given"
             )
-        fig = self.figure
-        with fig.batch_update():
-            for trace, old, new in zip(fig.data, self._shown.traces, spec.traces, strict=True):
-                changed = {k: v for k, v in new.items() if not same(old.get(k), v)}
-                if changed:
-                    trace.update(changed)
-            old_layout = self._shown.layout
-            changed = {k: v for k, v in spec.layout.items() if not same(old_layout.get(k), v)}
-            if changed:
-                fig.layout.update(changed)
+        if same(spec.traces, shown.traces) and same(spec.layout, shown.layout):
+            return
         self._shown = spec
+        self._send(spec)
+
+    def _send(self, spec: Spec) -> None:
+        # The spec is serialised as it is: figures.py builds it from plotly's own attribute names
+        # and tests check it through go.Figure, so validating it again here would only cost time.
+        plotly_json = json.loads(to_json_plotly({"data": spec.traces, "layout": spec.layout}))
+        title = spec.layout.get("title", {})
+        text = title.get("text", "figure") if isinstance(title, dict) else str(title)
+        bundle = {"application/vnd.plotly.v1+json": plotly_json, "text/plain": f"<{text}>"}
+        self.box.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
 
 
 def _html_text(text: str) -> str:
@@ -517,7 +534,6 @@ class Workbench(ControlPanel):
         super().__init__([self.model])
         self.views = v = AllQueueViews(self.model)
         self.summary, self.result = v.summary, v.result
-        self.timeline, self.shelf, self.depth = v.timeline.figure, v.shelf.figure, v.depth.figure
         self.event_log, self.inbox = v.events, v.inbox
         self.widget = widgets.VBox(
             [
@@ -548,6 +564,21 @@ class Workbench(ControlPanel):
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         return _bundle(self.widget, self.text(), **kwargs)
+
+    @property
+    def timeline(self) -> go.Figure:
+        """The timeline figure shown now."""
+        return self.views.timeline.figure
+
+    @property
+    def shelf(self) -> go.Figure:
+        """The shelf figure shown now."""
+        return self.views.shelf.figure
+
+    @property
+    def depth(self) -> go.Figure:
+        """The depth figure shown now."""
+        return self.views.depth.figure
 
 
 class Comparison(ControlPanel):
@@ -630,7 +661,6 @@ class XqhInspector(_Guarded):
         self.qm = qm
         self.xmitq = xmitq
         self.view = LiveFigure(figures.xqh_inspector_spec(qm, xmitq), "mq-xqh")
-        self.figure = self.view.figure
         self.summary = widgets.HTML(_html_text(xqh_summary(qm, xmitq)))
         self.summary.add_class("mq-summary")
         self.advance_buttons = self.clock_buttons(self._advance)
@@ -638,6 +668,11 @@ class XqhInspector(_Guarded):
             [widgets.HBox(self.advance_buttons), self.summary, self.errors, self.view.box]
         )
         self.widget.add_class("mq-xqh-inspector")
+
+    @property
+    def figure(self) -> go.Figure:
+        """The inspector figure shown now."""
+        return self.view.figure
 
     def _advance(self, ms: int) -> None:
         self.qm.sim.advance(ms=ms)

@@ -87,13 +87,13 @@ def titled_layout(
     **extra: Any,
 ) -> dict[str, Any]:
     return {
-        "title": {"text": title},
+        "title": {"text": title, "font": {"size": 14}},
         "xaxis": {"title": {"text": x_title}, "zeroline": False, **(xaxis or {})},
         "yaxis": {"title": {"text": y_title}, "zeroline": False, **(yaxis or {})},
         "height": HEIGHT,
         "template": TEMPLATE,
-        "margin": {"l": 60, "r": 20, "t": 60, "b": 40},
-        "legend": {"orientation": "h", "yanchor": "top", "y": -0.15},
+        "margin": {"l": 60, "r": 20, "t": 60, "b": 90},
+        "legend": {"orientation": "h", "yanchor": "top", "y": -0.3},  # below the x-axis title
         **extra,
     }
 
