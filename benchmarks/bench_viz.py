@@ -9,8 +9,8 @@ Run from the repository root::
 It is a report, not a test: it prints its tables and a PASS/FAIL line per target and exits 0
 either way. Targets (issue 4): an action (put, get, advance; a replay move too) re-renders in
 ≤ 50 ms of Python time with 1 000 messages on the queue; a notebook opens its widgets in ≤ 2 s.
-Python time means what the kernel spends: the model call, the figure specs and the FigureWidget
-updates (``batch_update``), measured as this process's CPU time (``time.process_time``) so that
+Python time means what the kernel spends: the model call, the figure specs and their serialisation
+into the widgets' outputs, measured as this process's CPU time (``time.process_time``) so that
 other processes on a shared machine do not count; wall-clock medians are printed next to them.
 The browser's drawing is not included.
 """
@@ -54,7 +54,7 @@ sys.path.insert(0, sys.argv[1])
 w0, t0 = time.perf_counter(), time.process_time()
 from mqlearn.viz import Workbench
 t1 = time.process_time()
-import nbformat  # what plotly's FigureWidget imports first (plotly.io renderers)
+import nbformat  # what plotly.io imports first (its renderers)
 t2 = time.process_time()
 Workbench()
 t3, w3 = time.process_time(), time.perf_counter()
@@ -236,7 +236,7 @@ def print_open(opened: dict[str, float]) -> None:
         f"wall clock {opened['cold_wall']:.2f})"
     )
     print(
-        "plotly's FigureWidget imports plotly.io's renderers, which import nbformat and with it\n"
+        "plotly.io imports its renderers, which import nbformat and with it\n"
         "jsonschema's format checkers; where rfc3987-syntax is installed (Jupyter's jupyter-events\n"
         "asks for jsonschema[format-nongpl]) that import compiles a grammar, once per process."
     )

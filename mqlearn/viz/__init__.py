@@ -10,9 +10,9 @@ import sys
 
 
 def _import_jsonschema_without_iri_grammar() -> None:
-    """Spare each kernel about 4.6 s of CPU when the first plotly widget appears (measured here).
+    """Spare each kernel about 4.6 s of CPU when the first plotly figure appears (measured here).
 
-    plotly's FigureWidget imports nbformat, which imports jsonschema, which compiles a Lark grammar
+    plotly.io imports nbformat, which imports jsonschema, which compiles a Lark grammar
     at import time for the "iri" string format when the optional package rfc3987-syntax is present
     (JupyterLab's jupyter-events installs it). Nothing in a notebook kernel validates IRIs, so
     jsonschema is imported here as if that package were absent: it then just skips that one format

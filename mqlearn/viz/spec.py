@@ -1,8 +1,8 @@
 """What every figure is made of: the :class:`Spec` (plain trace and layout dicts), the template,
 and the pieces the views share (time lines, marker traces in a state's style, titled layouts).
 
-A figure function computes a spec; :func:`figure` turns it into a ``go.Figure``. A widget copies a
-new spec's arrays into the ``go.FigureWidget`` it shows instead (``mqlearn.viz.gui``).
+A figure function computes a spec; :func:`figure` turns it into a ``go.Figure``. A widget sends the
+spec itself, serialised, to the page's plotly renderer instead (``mqlearn.viz.gui.LiveFigure``).
 """
 
 from __future__ import annotations
