@@ -1,0 +1,261 @@
+"""Accepted trace rows → the integer arrays the replay loop runs on (whole-column numpy work).
+
+Everything that does not depend on the order of events is decided here, once per column: the
+MQPUT checks that look only at the descriptor (in the engine's order, ``check_put_md``), the
+priority a message is stored and ordered at (MD-02), CAPEXPRY (EXP-06), deadlines, the delivery
+order of every message within its partition, and the MsgId/CorrelId indexes for matched gets.
+What depends on the order of events (MAXDEPTH, lazy discards, cursors, scans) is left to
+:mod:`mqlearn.pipeline.kernel`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from mqlearn.engine.validate import REPORTS_REQUESTED, check_report
+from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.errors import MQMIError
+from mqlearn.pipeline import kernel as K
+from mqlearn.pipeline.ids import IdColumn
+from mqlearn.pipeline.order import deadline_order, group_order
+from mqlearn.pipeline.queues import QueueTable
+from mqlearn.pipeline.validate import Validated
+
+MAXPRTY = 9  # the queue manager's MAXPRTY (the engine's default; traces cannot change it)
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """Kernel inputs plus what the output tables need. Rows are the accepted rows, sorted."""
+
+    parts: np.ndarray  # QueueTable position of each partition (ascending)
+    row_lo: np.ndarray  # rows of partition p: row_lo[p]:row_lo[p+1]
+    msg_lo: np.ndarray  # messages (delivery order) of partition p: msg_lo[p]:msg_lo[p+1]
+    lane_start: np.ndarray  # message blocks per (partition, lane): see kernel's docstring
+    maxdepth: np.ndarray
+    interval: np.ndarray
+    until: np.ndarray  # when each partition's replay ends (scans run until then)
+    rows: np.ndarray  # trace positions of the rows
+    row_part: np.ndarray  # partition of each row
+    op: np.ndarray
+    time: np.ndarray
+    handle: np.ndarray  # per-partition handle code
+    n_handles: int
+    put_pos: np.ndarray  # message position of an accepted PUT row, else -1
+    put_reason: np.ndarray  # reason of the descriptor checks (0, 2049 or a failure)
+    stored_expiry: np.ndarray  # per row: the Expiry a PUT stores (after CAPEXPRY)
+    match_kind: np.ndarray  # kernel.MATCH_*: which index a get or browse walks
+    rlo: np.ndarray  # ... and the range of that index it walks
+    rhi: np.ndarray
+    rcorrel: np.ndarray  # the CorrelId number a get matching both identifiers checks
+    msg_row: np.ndarray  # per message: its PUT row
+    priority: np.ndarray  # per message: MD.Priority as stored
+    deadline: np.ndarray  # ms; kernel.NEVER for unlimited
+    lane: np.ndarray
+    correl: np.ndarray  # CorrelId number (negative: none a get asks for)
+    dl_order: np.ndarray  # messages by (partition, deadline, arrival)
+    msg_index: np.ndarray  # messages by (partition, MsgId number, position)
+    correl_index: np.ndarray  # messages by (partition, CorrelId number, position)
+
+    def kernel_args(self) -> tuple[object, ...]:
+        """The arguments of kernel.replay_rows, in its order."""
+        return (
+            self.row_lo,
+            self.msg_lo,
+            self.lane_start,
+            self.maxdepth,
+            self.interval,
+            self.until,
+            self.op,
+            self.time,
+            self.handle,
+            self.n_handles,
+            self.put_pos,
+            self.put_reason,
+            self.match_kind,
+            self.rlo,
+            self.rhi,
+            self.rcorrel,
+            self.deadline,
+            self.lane,
+            self.correl,
+            self.dl_order,
+            self.msg_index,
+            self.correl_index,
+        )
+
+
+def _report_reasons(report: np.ndarray) -> np.ndarray:
+    """MQRC_REPORT_OPTIONS_ERROR (2061) where the engine's check_report refuses the value, else 0."""
+    inverse, distinct = pd.factorize(report)
+    reasons = np.zeros(len(distinct) + 1, dtype=np.int64)
+    for k, value in enumerate(distinct.tolist()):
+        try:
+            check_report(value)
+        except MQMIError as error:
+            reasons[k] = error.reason
+    return reasons[inverse]
+
+
+def put_reasons(
+    report: np.ndarray,
+    expiry: np.ndarray,
+    priority: np.ndarray,
+    persistence: np.ndarray,
+    reply_blank: np.ndarray,
+) -> np.ndarray:
+    """The reason an MQPUT fails with before it looks at the queue, in check_put_md's order."""
+    reason = np.where(
+        reply_blank & ((report & REPORTS_REQUESTED) != 0), C.MQRC_MISSING_REPLY_TO_Q, 0
+    )
+    # MQPER_NOT_PERSISTENT (0), MQPER_PERSISTENT (1), MQPER_PERSISTENCE_AS_Q_DEF (2)
+    known = (persistence >= C.MQPER_NOT_PERSISTENT) & (persistence <= C.MQPER_PERSISTENCE_AS_Q_DEF)
+    reason = np.where(known, reason, C.MQRC_PERSISTENCE_ERROR)
+    reason = np.where(priority < C.MQPRI_PRIORITY_AS_Q_DEF, C.MQRC_PRIORITY_ERROR, reason)
+    reason = np.where((expiry == 0) | (expiry < C.MQEI_UNLIMITED), C.MQRC_EXPIRY_ERROR, reason)
+    report_reason = _report_reasons(report)
+    return np.where(report_reason != 0, report_reason, reason).astype(np.int64, copy=False)
+
+
+def _id_codes(column: IdColumn, rows: np.ndarray) -> np.ndarray:
+    """Numbers of asked-for identifiers (MQMI_NONE / MQCI_NONE count as none: -1)."""
+    codes = column.codes[rows]
+    return np.where(column.zero[rows], -1, codes) if column.asked else codes
+
+
+def _index(
+    part: np.ndarray, codes: np.ndarray, width: int, wanted: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The messages carrying an asked-for identifier, sorted by (partition, identifier, position),
+    and for each row key in ``wanted`` its range in that list."""
+    has = np.flatnonzero(codes >= 0)
+    keys = part[has] * width + codes[has]
+    order = np.lexsort((has, keys))
+    keys = keys[order]
+    lo = np.searchsorted(keys, wanted, "left")
+    hi = np.searchsorted(keys, wanted, "right")
+    return has[order].astype(np.int64, copy=False), lo, hi
+
+
+def _handles(
+    row_part: np.ndarray, handle: np.ndarray, is_put: np.ndarray
+) -> tuple[np.ndarray, int]:
+    """A number per (partition, handle) of the gets and browses (they own the cursors)."""
+    low = int(handle.min()) if len(handle) else 0
+    span = int(handle.max()) - low + 1 if len(handle) else 1
+    keys = np.where(is_put, 0, row_part * span + (handle - low))
+    n_keys = int(row_part[-1] + 1) * span
+    if n_keys <= 4 * len(handle) + 1024:  # small enough to number directly
+        return keys, n_keys
+    codes, distinct = pd.factorize(keys)
+    return codes.astype(np.int64, copy=False), len(distinct)
+
+
+def encode(valid: Validated, table: QueueTable, end_ms: int | None = None) -> Encoded:
+    """Build the kernel's inputs from validated rows (at least one).
+
+    Each partition's replay ends at ``end_ms`` if given, else at its own last row.
+    """
+    cols, rows, qpos = valid.columns, valid.rows, valid.part
+    ints = {name: column.values[rows] for name, column in cols.ints.items()}
+    starts = np.flatnonzero(np.diff(qpos, prepend=-1))  # rows are sorted by partition
+    parts = qpos[starts]
+    n_parts = len(parts)
+    row_lo = np.append(starts, len(rows)).astype(np.int64, copy=False)
+    row_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(row_lo))
+    op = cols.op[rows]
+    time = ints["time_ms"]
+    is_put = op == K.OP_PUT
+
+    reply_blank = cols.texts["reply_to_q"].blank(cols.texts["reply_to_q"].codes[rows])
+    reason = np.where(
+        is_put,
+        put_reasons(
+            ints["report"], ints["expiry"], ints["priority"], ints["persistence"], reply_blank
+        ),
+        0,
+    )
+    defprty = table.defprty[qpos]
+    priority = np.where(ints["priority"] == C.MQPRI_PRIORITY_AS_Q_DEF, defprty, ints["priority"])
+    reason = np.where(
+        is_put & (reason == 0) & (priority > MAXPRTY), C.MQRC_PRIORITY_EXCEEDS_MAXIMUM, reason
+    )
+    cap = table.capexpry[qpos]
+    expiry = ints["expiry"]
+    capped = (cap > 0) & ((expiry == C.MQEI_UNLIMITED) | (expiry > cap))
+    stored_expiry = np.where(capped, cap, expiry)
+    deadline = np.where(stored_expiry == C.MQEI_UNLIMITED, K.NEVER, time + stored_expiry * 100)
+    lane = np.where(table.fifo[qpos], defprty, np.minimum(priority, MAXPRTY))
+
+    # messages: accepted PUT rows, in delivery order within their partition
+    accepted = np.flatnonzero(
+        is_put & ((reason == 0) | (reason == C.MQRC_PRIORITY_EXCEEDS_MAXIMUM))
+    )
+    block = row_part[accepted] * K.LANES + (K.LANES - 1 - lane[accepted])
+    msg_row = accepted[group_order(block, n_parts * K.LANES)]
+    n_msgs = len(msg_row)
+    put_pos = np.full(len(rows), -1, dtype=np.int64)
+    put_pos[msg_row] = np.arange(n_msgs)
+    msg_part = row_part[msg_row]
+    lane_counts = np.bincount(block, minlength=n_parts * K.LANES)
+    lane_start = np.concatenate(([0], np.cumsum(lane_counts))).astype(np.int64, copy=False)
+    msg_lo = lane_start[:: K.LANES]
+    msg_deadline = deadline[msg_row]
+    dl_order = deadline_order(msg_lo, put_pos[accepted], msg_deadline)
+
+    # MsgId / CorrelId indexes and the range each matching get walks
+    match = ints["match_options"]
+    msg_code = _id_codes(cols.ids["msg_id"], rows)
+    correl_code = _id_codes(cols.ids["correl_id"], rows)
+    use_msg = ~is_put & ((match & C.MQMO_MATCH_MSG_ID) != 0) & (msg_code >= 0)
+    use_correl = ~is_put & ((match & C.MQMO_MATCH_CORREL_ID) != 0) & (correl_code >= 0)
+    match_kind = np.where(use_msg, K.MATCH_MSG, 0) + np.where(use_correl, K.MATCH_CORREL, 0)
+    rlo = np.zeros(len(rows), dtype=np.int64)
+    rhi = np.zeros(len(rows), dtype=np.int64)
+    indexes = {}
+    # CorrelId first: a row matching both walks the MsgId range (and checks the CorrelId)
+    for name, code, use in (("correl_id", correl_code, use_correl), ("msg_id", msg_code, use_msg)):
+        width = cols.ids[name].asked + 1
+        wanted = np.flatnonzero(use)
+        keys = row_part[wanted] * width + code[wanted]
+        indexes[name], rlo[wanted], rhi[wanted] = _index(msg_part, code[msg_row], width, keys)
+
+    until = time[row_lo[1:] - 1]
+    if end_ms is not None:
+        if end_ms < until.max():
+            raise ValueError(f"end_ms {end_ms} is before the last row's time_ms {until.max()}")
+        until = np.full(n_parts, end_ms, dtype=np.int64)
+    handle, n_handles = _handles(row_part, ints["handle"], is_put)
+    return Encoded(
+        parts=parts,
+        row_lo=row_lo,
+        msg_lo=msg_lo.astype(np.int64, copy=False),
+        lane_start=lane_start,
+        maxdepth=table.maxdepth[parts],
+        interval=table.interval_ms[parts],
+        until=until,
+        rows=rows,
+        row_part=row_part,
+        op=op,
+        time=time,
+        handle=handle.astype(np.int64, copy=False),
+        n_handles=n_handles,
+        put_pos=put_pos,
+        put_reason=reason.astype(np.int64, copy=False),
+        stored_expiry=stored_expiry,
+        match_kind=match_kind.astype(np.int64, copy=False),
+        rlo=rlo,
+        rhi=rhi,
+        rcorrel=correl_code,
+        msg_row=msg_row.astype(np.int64, copy=False),
+        priority=priority[msg_row],
+        deadline=msg_deadline.astype(np.int64, copy=False),
+        lane=lane[msg_row].astype(np.int64, copy=False),
+        correl=correl_code[msg_row],
+        dl_order=dl_order,
+        msg_index=indexes["msg_id"],
+        correl_index=indexes["correl_id"],
+    )

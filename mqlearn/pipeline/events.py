@@ -1,0 +1,209 @@
+"""The engine's event log as a trace, so a notebook session can be replayed and analysed.
+
+``trace_from_events(qm.events_frame(), queues_of(qm))`` turns every MQI call that changed a local
+queue into a trace row, and ``queues_of(qm)`` gives the queue definitions to replay it with.
+
+The log records what happened, not every option of the call, so the conversion fills in what it
+cannot see (docs/pipeline.md, "From an engine session"):
+
+- Gets and channel sends become GETs without match options; every row uses handle 1.
+- A browse becomes BROWSE_FIRST when it is the queue's first browse or returns a message that is
+  not later in delivery order than the previously browsed one (BROWSE_NEXT never goes back), and
+  BROWSE_NEXT otherwise; a browse that found nothing (2033) is a BROWSE_NEXT after an earlier
+  browse of the queue, a BROWSE_FIRST otherwise.
+- A message whose discard produced an expiration report gets Report MQRO_EXPIRATION and the
+  reply-to queue (and queue manager) named in the report event; other messages get Report 0.
+- The descriptor of a refused MQPUT is not in the log, so refused puts are left out, and so are
+  other refused calls that changed nothing (only 2033 failures become rows).
+- Discards, reports, scans, triggers and dead letters are outcomes the replay works out again,
+  not rows. Units of work, locks and gets under the cursor cannot be written in a trace: an
+  event that shows one raises ValueError.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import pandas as pd
+
+from mqlearn.engine.events import COLUMNS as EVENT_COLUMNS
+from mqlearn.mqi import cmqc as C
+from mqlearn.pipeline.encode import MAXPRTY
+from mqlearn.pipeline.schema import QUEUE_COLUMNS, TRACE_COLUMNS, SchemaError
+
+if TYPE_CHECKING:
+    from mqlearn.engine.qmgr import QueueManager
+
+HANDLE = 1
+_SENT = re.compile(r"sent to (\S+) at (\S+)")
+_REFUSED = re.compile(r"(\S+) refused it")
+# outcomes the replay works out again, and bookkeeping entries (a unit of work's summary line)
+_SKIPPED_KINDS = frozenset(
+    {"discard", "scan", "trigger", "dead-letter", "commit", "backout", "channel-arrive"}
+)
+
+
+def queues_of(*qmgrs: QueueManager) -> pd.DataFrame:
+    """The definitions (QUEUE_COLUMNS) of every local queue of these queue managers.
+
+    The expiry scan interval is the queue manager's current one, counted from time 0.
+    """
+    rows = [
+        {
+            "qmgr": qm.name,
+            "queue": local.name,
+            "msgdlvsq": local.msgdlvsq,
+            "defprty": local.defprty,
+            "maxdepth": local.maxdepth,
+            "capexpry": -1 if local.capexpry is None else local.capexpry,
+            "profile": qm.profile,
+            "expiry_interval_s": qm.expryint,
+        }
+        for qm in qmgrs
+        for local in qm.local_queues()
+    ]
+    return pd.DataFrame(rows, columns=list(QUEUE_COLUMNS)).astype(QUEUE_COLUMNS)
+
+
+def _unsupported(event: dict[str, Any], what: str) -> ValueError:
+    return ValueError(
+        f"event {event['seq']} ({event['kind']} on {event['qmgr']}/{event['queue']} at "
+        f"{event['time_ms']} ms) is {what}, which a trace cannot express"
+    )
+
+
+def _reply_to(event: dict[str, Any]) -> tuple[str, str]:
+    """(ReplyToQ, ReplyToQMgr) of a report event, read from its detail."""
+    detail = event["detail"]
+    sent = _SENT.match(detail)
+    if sent:
+        return sent.group(1), sent.group(2)
+    refused = _REFUSED.match(detail)
+    if refused:
+        return refused.group(1), event["qmgr"]
+    raise ValueError(f"event {event['seq']}: cannot read the report's destination from {detail!r}")
+
+
+class _Converter:
+    """Walks the log once, keeping what the browse and report rules need."""
+
+    def __init__(self, fifo: set[tuple[str, str]]) -> None:
+        self.fifo = fifo
+        self.rows: list[dict[str, Any]] = []
+        self.puts: dict[tuple[str, str, str], int] = {}  # latest PUT row of a MsgId on a queue
+        self.keys: dict[int, tuple[int, int]] = {}  # PUT row -> delivery key
+        self.browsed: dict[tuple[str, str], tuple[int, int] | None] = {}
+
+    def row(self, event: dict[str, Any], op: str, **fields: Any) -> dict[str, Any]:
+        row = {
+            "time_ms": event["time_ms"],
+            "qmgr": event["qmgr"],
+            "queue": event["queue"],
+            "op": op,
+            "handle": HANDLE,
+            "msg_id": None,
+            "correl_id": None,
+            "match_options": C.MQMO_NONE,
+            "priority": C.MQPRI_PRIORITY_AS_Q_DEF,
+            "expiry": C.MQEI_UNLIMITED,
+            "report": C.MQRO_NONE,
+            "reply_to_q": None,
+            "reply_to_qmgr": None,
+            "persistence": C.MQPER_PERSISTENCE_AS_Q_DEF,
+            "data_length": 0,
+            **fields,
+        }
+        self.rows.append(row)
+        return row
+
+    def put(self, event: dict[str, Any]) -> None:
+        if event["cause"] == "syncpoint":
+            raise _unsupported(event, "a put under syncpoint")
+        place = (event["qmgr"], event["queue"])
+        priority = int(event["priority"])
+        self.row(
+            event, "PUT", msg_id=event["msg_id"], priority=priority, expiry=int(event["expiry"])
+        )
+        index = len(self.rows) - 1
+        lane = 0 if place in self.fifo else min(priority, MAXPRTY)
+        self.keys[index] = (-lane, index)
+        self.puts[(*place, event["msg_id"])] = index
+
+    def browse(self, event: dict[str, Any], found: bool) -> None:
+        place = (event["qmgr"], event["queue"])
+        if not found:
+            self.row(event, "BROWSE_NEXT" if place in self.browsed else "BROWSE_FIRST")
+            return
+        if event["cause"] == "lock":
+            raise _unsupported(event, "a browse with MQGMO_LOCK")
+        key = self.keys.get(self.puts.get((*place, event["msg_id"]), -1))
+        previous = self.browsed.get(place)
+        first = place not in self.browsed or key is None or previous is None or key <= previous
+        self.row(event, "BROWSE_FIRST" if first else "BROWSE_NEXT")
+        self.browsed[place] = key
+
+    def report(self, event: dict[str, Any]) -> None:
+        index = self.puts.get((event["qmgr"], event["queue"], event["msg_id"]))
+        if index is None:
+            raise ValueError(f"event {event['seq']}: a report for a message never put")
+        reply_q, reply_qmgr = _reply_to(event)
+        self.rows[index].update(
+            report=C.MQRO_EXPIRATION, reply_to_q=reply_q, reply_to_qmgr=reply_qmgr
+        )
+
+    def event(self, event: dict[str, Any]) -> None:
+        kind, cause = event["kind"], event["cause"]
+        if kind == "put":
+            self.put(event)
+        elif kind in ("get", "channel-send"):
+            if cause == "syncpoint":
+                raise _unsupported(event, "a get under syncpoint")
+            self.row(event, "GET")
+        elif kind == "browse":
+            self.browse(event, found=True)
+        elif kind == "report":
+            self.report(event)
+        elif kind == "failed":
+            self.failed(event)
+        elif kind == "discard" and cause == "cursor":
+            raise _unsupported(event, "a get under the browse cursor")
+        elif kind == "backout" and event["queue"]:
+            raise _unsupported(event, "a backout")
+        elif kind not in _SKIPPED_KINDS:
+            raise ValueError(f"event {event['seq']}: unknown kind {kind!r}")
+
+    def failed(self, event: dict[str, Any]) -> None:
+        reason, cause = event["reason"], event["cause"]
+        if cause not in ("get", "browse"):
+            return  # a refused put: its descriptor is not in the log
+        if reason == C.MQRC_NO_MSG_AVAILABLE:
+            if cause == "get":
+                self.row(event, "GET")
+            else:
+                self.browse(event, found=False)
+        elif reason in (C.MQRC_TRUNCATED_MSG_FAILED, C.MQRC_NO_MSG_UNDER_CURSOR):
+            raise _unsupported(event, f"a get that failed with {reason} after its discards")
+
+
+def trace_from_events(events: pd.DataFrame, queues: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Convert an engine event log (``qm.events_frame()``, or several concatenated) to a trace.
+
+    ``queues`` (QUEUE_COLUMNS, e.g. from :func:`queues_of`) tells which queues are FIFO, for the
+    browse rule; without it every queue is taken to deliver by priority. Rows are numbered by
+    ``seq`` in time order (events at the same time keep their log order).
+    """
+    missing = [c for c in EVENT_COLUMNS if c not in events.columns]
+    if missing:
+        raise SchemaError(f"event log: column(s) {', '.join(map(repr, missing))} missing")
+    fifo = set()
+    if queues is not None:
+        chosen = queues[queues["msgdlvsq"].astype("string").str.upper() == "FIFO"]
+        fifo = set(zip(chosen["qmgr"], chosen["queue"], strict=True))
+    converter = _Converter(fifo)
+    ordered = events.sort_values("time_ms", kind="stable")
+    for event in ordered.to_dict("records"):
+        converter.event(event)
+    trace = pd.DataFrame(converter.rows, columns=[c for c in TRACE_COLUMNS if c != "seq"])
+    trace.insert(0, "seq", range(len(trace)))
+    return trace.astype(TRACE_COLUMNS)

@@ -1,0 +1,206 @@
+"""MsgId / CorrelId columns: 48 hex digits checked, and numbered where a get matches on them.
+
+Hex text is case-insensitive ("AB" and "ab" are the same byte), so identifiers are compared as
+the 24 bytes they stand for (three 64-bit words), never as text. One compiled pass over the
+Arrow buffers checks every value and numbers the identifiers that matching gets ask for (the
+"query" rows) with an open-addressing hash table; every other row is then looked up in that
+small table. A put whose MsgId no get asks for keeps no number (UNASKED): nothing can match it.
+No Python object is made per row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+from numba import njit
+
+HEX_DIGITS = 48  # 24 bytes
+NULL, MALFORMED, UNASKED = -1, -2, -3  # codes that are not numbers of asked-for identifiers
+
+_NIBBLE = np.full(256, 255, dtype=np.uint8)
+for _digit, _char in enumerate("0123456789abcdef"):
+    _NIBBLE[ord(_char)] = _digit
+    _NIBBLE[ord(_char.upper())] = _digit
+_UPPER = 16  # _NIBBLE marks upper-case digits by adding this (see _word)
+for _char in "ABCDEF":
+    _NIBBLE[ord(_char)] += _UPPER
+
+
+@dataclass(frozen=True)
+class _Buffers:
+    """An Arrow string array and its raw parts."""
+
+    array: pa.Array
+    offsets: np.ndarray  # int64, one more than rows
+    data: np.ndarray  # uint8
+    valid: np.ndarray  # bool
+
+
+def _arrow_strings(series: pd.Series) -> pa.Array:
+    """The column as one Arrow (large_)string array."""
+    array = pa.array(series.array, from_pandas=True)
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
+        array = array.cast(pa.string())
+    return array
+
+
+def _buffers(series: pd.Series) -> _Buffers:
+    """The column's Arrow array with its offsets, bytes and validity as numpy arrays."""
+    array = _arrow_strings(series)
+    width = np.int64 if pa.types.is_large_string(array.type) else np.int32
+    _, offset_buffer, data_buffer = array.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=width)[
+        array.offset : array.offset + len(array) + 1
+    ]
+    data = (
+        np.frombuffer(data_buffer, dtype=np.uint8)
+        if data_buffer is not None
+        else np.zeros(0, dtype=np.uint8)
+    )
+    valid = array.is_valid().to_numpy(zero_copy_only=False)
+    return _Buffers(array, offsets.astype(np.int64), data, valid)
+
+
+def null_strings(n: int) -> pd.api.extensions.ExtensionArray:
+    """A "string" array of ``n`` nulls."""
+    return _as_pandas(pa.nulls(n, pa.large_string()))
+
+
+def _as_pandas(array: pa.Array) -> pd.api.extensions.ExtensionArray:
+    """An Arrow string array as a pandas "string" array (no copy of the text)."""
+    return pd.arrays.ArrowStringArray(array.cast(pa.large_string()))
+
+
+@dataclass(frozen=True)
+class IdColumn:
+    """Per row: ``codes`` (the number of an asked-for identifier, or NULL / MALFORMED / UNASKED),
+    ``zero`` (the value is MQMI_NONE / MQCI_NONE, 48 zeros) and the text in lower case."""
+
+    codes: np.ndarray
+    zero: np.ndarray
+    text: pd.api.extensions.ExtensionArray
+    asked: int  # how many distinct identifiers are numbered
+
+    def values(self, rows: np.ndarray) -> pd.api.extensions.ExtensionArray:
+        """The text of these rows (null where a row is -1)."""
+        if not np.any(rows >= 0):  # e.g. no CorrelIds: no need to look anything up
+            return null_strings(len(rows))
+        return self.text.take(rows, allow_fill=True)
+
+
+@njit(cache=True)
+def _mix(a, b, c):  # pragma: no cover (jit)
+    h = a * np.uint64(0x9E3779B97F4A7C15) ^ b * np.uint64(0xC2B2AE3D27D4EB4F)
+    h ^= c * np.uint64(0x165667B19E3779F9)
+    h ^= h >> np.uint64(29)
+    return h * np.uint64(0xBF58476D1CE4E5B9)
+
+
+@njit(cache=True)
+def _word(data, start, nibble):  # pragma: no cover (jit)
+    """16 hex digits as a 64-bit word, and 0 (all digits), 1 (some upper case) or 2 (not hex)."""
+    word = np.uint64(0)
+    flag = 0
+    for j in range(16):
+        v = nibble[data[start + j]]
+        if v == 255:
+            return word, 2
+        if v >= _UPPER:
+            v -= _UPPER
+            flag = 1
+        word = (word << np.uint64(4)) | np.uint64(v)
+    return word, flag
+
+
+@njit(cache=True)
+def _parse(offsets, data, valid, nibble):  # pragma: no cover (jit)
+    """Words per row; status per row: -1 null, -2 malformed, 0 lower case, 1 some upper case;
+    and whether the identifier is all zeros."""
+    n = len(valid)
+    words = np.zeros((n, 3), dtype=np.uint64)
+    status = np.full(n, NULL, dtype=np.int64)
+    zero = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        if not valid[i]:
+            continue
+        start = offsets[i]
+        if offsets[i + 1] - start != HEX_DIGITS:
+            status[i] = MALFORMED
+            continue
+        flag = 0
+        for k in range(3):
+            word, f = _word(data, start + 16 * k, nibble)
+            if f == 2:
+                flag = MALFORMED
+                break
+            words[i, k] = word
+            flag |= f
+        status[i] = flag
+        zero[i] = flag >= 0 and words[i, 0] == 0 and words[i, 1] == 0 and words[i, 2] == 0
+    return words, status, zero
+
+
+@njit(cache=True)
+def _number(words, status, query):  # pragma: no cover (jit)
+    """Number the distinct identifiers of the query rows; look every other row up among them.
+
+    The table keeps each identifier's words next to its number: one cache line per probe.
+    """
+    n = len(status)
+    codes = np.where(status < 0, status, UNASKED)
+    asked = 0
+    for i in range(n):
+        asked += query[i] and status[i] >= 0
+    capacity = 16
+    while capacity < 2 * asked:
+        capacity *= 2
+    mask = np.uint64(capacity - 1)
+    table = np.zeros((capacity, 4), dtype=np.uint64)  # w0, w1, w2, number + 1 (0 = empty)
+    distinct = 0
+    for phase in range(2):  # 0: insert the query rows, 1: look the others up
+        if asked == 0:
+            break
+        for i in range(n):
+            if status[i] < 0 or query[i] != (phase == 0):
+                continue
+            w0, w1, w2 = words[i, 0], words[i, 1], words[i, 2]
+            slot = _mix(w0, w1, w2) & mask
+            while True:
+                entry = table[slot]
+                if entry[3] == 0:
+                    if phase == 1:
+                        break  # not asked for: stays UNASKED
+                    entry[0] = w0
+                    entry[1] = w1
+                    entry[2] = w2
+                    distinct += 1
+                    entry[3] = distinct
+                    codes[i] = distinct - 1
+                    break
+                if entry[0] == w0 and entry[1] == w1 and entry[2] == w2:
+                    codes[i] = np.int64(entry[3]) - 1
+                    break
+                slot = (slot + np.uint64(1)) & mask
+    return codes, distinct
+
+
+def id_column(series: pd.Series, query: np.ndarray) -> IdColumn:
+    """Check an identifier column and number what the ``query`` rows (matching gets) ask for."""
+    parts = _buffers(series)
+    array = parts.array
+    if array.null_count == len(array):  # nothing to check or number (e.g. no CorrelIds at all)
+        none = np.full(len(array), NULL, dtype=np.int64)
+        return IdColumn(none, np.zeros(len(array), dtype=bool), _as_pandas(array), 0)
+    words, status, zero = _parse(parts.offsets, parts.data, parts.valid, _NIBBLE)
+    codes, asked = _number(words, status, query)
+    if np.any(status == 1):  # some upper-case digits: show every identifier as .hex() does
+        array = pc.utf8_lower(array)
+    return IdColumn(codes, zero, _as_pandas(array), asked)

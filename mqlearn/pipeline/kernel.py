@@ -1,0 +1,449 @@
+"""The replay's hot loop: one pass over the rows of each (qmgr, queue), compiled with numba.
+
+This is the only place where the replay decides what happens to a message; it follows the engine
+(docs/engine.md: ``LocalStore`` walks, ``QueueManager._find``/``scan``) rule by rule:
+
+- Messages are numbered in delivery order within their partition (lane descending, then arrival):
+  lane ``L`` of partition ``p`` is the block ``lane_start[p*10+9-L] : lane_start[p*10+10-L]``.
+  Within a lane, arrival order is trace order, so a walk can stop at the first message whose PUT
+  has not happened yet. Removed messages stay as tombstones; ``head`` skips the removed prefix.
+- A get or browse walks its candidates in delivery order, discards every expired one it meets and
+  stops at the first live one (rules EXP-21..24); with match options only matching messages are
+  candidates (EXP-27); BROWSE_NEXT starts after its handle's cursor; nothing live → 2033 (EXP-26).
+- An accepted put fails with 2053 when CURDEPTH (expired messages included, EXP-25) is at MAXDEPTH.
+- Background scans (EXP-28) run at every multiple of the interval, before the calls of that time:
+  each discards the present messages whose deadline has passed. ``dl_order`` lists a partition's
+  messages by (deadline, arrival); a message can only be put after every scan earlier than its
+  deadline, so one pointer per partition finds them all.
+- ``expired`` counts present messages whose deadline has passed (a second pointer over
+  ``dl_order``); a discarded message always was one of them, a got one never.
+
+All arrays are int64 except the per-message ``state`` and ``end_kind`` (int8).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mqlearn.engine.message import NEVER as NEVER  # deadline of an unlimited Expiry
+from mqlearn.engine.store import LANES as LANES  # priorities 0..9
+from mqlearn.mqi import cmqc as C
+from mqlearn.pipeline.schema import OPS
+
+# message states
+FUTURE, PRESENT, GONE = 0, 1, 2
+# how a message left the queue (end_kind); QUEUED = still there at the end
+QUEUED, GOT, BY_GET, BY_BROWSE, BY_SCAN, REFUSED = 0, 1, 2, 3, 4, 5
+# row ops (their index in schema.OPS)
+OP_PUT, OP_GET, OP_BROWSE_FIRST, OP_BROWSE_NEXT = (
+    OPS.index(op) for op in ("PUT", "GET", "BROWSE_FIRST", "BROWSE_NEXT")
+)
+# match kinds: which index a get walks
+MATCH_NONE, MATCH_MSG, MATCH_CORREL, MATCH_BOTH = 0, 1, 2, 3
+
+Q_FULL = C.MQRC_Q_FULL
+NO_MSG = C.MQRC_NO_MSG_AVAILABLE
+# slots of the per-partition counters
+DEPTH, EXPIRED, DISCARDED = 0, 1, 2
+
+
+@njit(cache=True)
+def _count_expired(ptr, end, now, dl_order, deadline, state, counters):  # pragma: no cover
+    """Move the expired-count pointer to ``now``; returns the new pointer."""
+    while ptr < end:
+        q = dl_order[ptr]
+        if deadline[q] > now:
+            break
+        if state[q] == PRESENT:
+            counters[EXPIRED] += 1
+        ptr += 1
+    return ptr
+
+
+@njit(cache=True)
+def _record_scan(n_scans, part, at, counters, scans):  # pragma: no cover
+    """Note a scan that discarded something: its time and the depth it left."""
+    scans[n_scans, 0] = part
+    scans[n_scans, 1] = at
+    scans[n_scans, 2] = counters[DEPTH]
+    scans[n_scans, 3] = counters[EXPIRED]
+    return n_scans + 1
+
+
+@njit(cache=True)
+def _discard(
+    q, kind, row, now, lane_of, state, cnt, counters, end_kind, end_row, end_ms
+):  # pragma: no cover
+    state[q] = GONE
+    cnt[lane_of[q]] -= 1
+    counters[DEPTH] -= 1
+    counters[EXPIRED] -= 1
+    counters[DISCARDED] += 1
+    end_kind[q] = kind
+    end_row[q] = row
+    end_ms[q] = now
+
+
+@njit(cache=True)
+def _walk(
+    start,
+    base,
+    now,
+    row,
+    kind,
+    lane_start,
+    head,
+    cnt,
+    counters,
+    state,
+    deadline,
+    lane_of,
+    end_kind,
+    end_row,
+    end_ms,
+):  # pragma: no cover
+    """First live message at or after position ``start``, discarding the expired ones met."""
+    for lane in range(LANES - 1, -1, -1):
+        if cnt[lane] == 0:
+            continue
+        hi = lane_start[base + LANES - lane]
+        if start >= hi:
+            continue  # a lane above the cursor
+        p = max(head[lane], start)
+        while p < hi:
+            s = state[p]
+            if s == FUTURE:
+                break
+            if s == PRESENT:
+                if deadline[p] > now:
+                    return p
+                _discard(
+                    p, kind, row, now, lane_of, state, cnt, counters, end_kind, end_row, end_ms
+                )
+            if p == head[lane]:
+                head[lane] = p + 1
+            p += 1
+    return -1
+
+
+@njit(cache=True)
+def _walk_index(
+    index,
+    heads,
+    lo,
+    hi,
+    correl_filter,
+    cursor,
+    now,
+    row,
+    kind,
+    correl,
+    cnt,
+    counters,
+    state,
+    deadline,
+    lane_of,
+    end_kind,
+    end_row,
+    end_ms,
+):  # pragma: no cover
+    """Like :func:`_walk` over the matching messages ``index[lo:hi]`` (in delivery order)."""
+    if lo >= hi:
+        return -1
+    front = True
+    for j in range(heads[lo], hi):
+        p = index[j]
+        s = state[p]
+        if s == GONE:
+            if front:
+                heads[lo] = j + 1
+            continue
+        front = False
+        if s == FUTURE or p <= cursor:
+            continue
+        if correl_filter >= 0 and correl[p] != correl_filter:
+            continue
+        if deadline[p] > now:
+            return p
+        _discard(p, kind, row, now, lane_of, state, cnt, counters, end_kind, end_row, end_ms)
+    return -1
+
+
+@njit(cache=True)
+def _scan_until(
+    upto,
+    part,
+    every,
+    scan_ptr,
+    exp_ptr,
+    end,
+    n_scans,
+    scans,
+    dl_order,
+    deadline,
+    lane_of,
+    state,
+    cnt,
+    counters,
+    end_kind,
+    end_row,
+    end_ms,
+):  # pragma: no cover
+    """Run the scans due at or before ``upto`` (multiples of ``every``), each at its own time.
+
+    Returns the two pointers over ``dl_order`` and the number of recorded scans.
+    """
+    limit = (upto // every) * every
+    scan_at = -1
+    while scan_ptr < end:
+        q = dl_order[scan_ptr]
+        d = deadline[q]
+        if d > limit:
+            break
+        scan_ptr += 1
+        if state[q] != PRESENT:
+            continue
+        at = ((d + every - 1) // every) * every  # the first scan at or after the deadline
+        if at != scan_at:
+            if scan_at >= 0:
+                n_scans = _record_scan(n_scans, part, scan_at, counters, scans)
+            scan_at = at
+            exp_ptr = _count_expired(exp_ptr, end, at, dl_order, deadline, state, counters)
+        _discard(q, BY_SCAN, -1, at, lane_of, state, cnt, counters, end_kind, end_row, end_ms)
+    if scan_at >= 0:
+        n_scans = _record_scan(n_scans, part, scan_at, counters, scans)
+    return scan_ptr, exp_ptr, n_scans
+
+
+@njit(cache=True)
+def replay_rows(
+    row_lo,
+    msg_lo,
+    lane_start,
+    maxdepth,
+    interval,
+    until,
+    op,
+    time,
+    handle,
+    n_handles,
+    put_pos,
+    put_reason,
+    match_kind,
+    rlo,
+    rhi,
+    rcorrel,
+    deadline,
+    lane_of,
+    correl,
+    dl_order,
+    msg_index,
+    correl_index,
+):  # pragma: no cover
+    """Replay every partition; see the module docstring for the inputs.
+
+    ``until[p]`` is when partition p's replay ends (at or after its last row): scans due up to
+    then still run. Returns per row (reason, found, discarded, depth, expired), per message
+    (end_kind, end_row, end_ms), per partition (depth, expired) at ``until``, and one row
+    (part, time, depth, expired) per scan that discarded something.
+    """
+    n = len(op)
+    m = len(deadline)
+    n_parts = len(row_lo) - 1
+    reason = np.zeros(n, dtype=np.int64)
+    found = np.full(n, -1, dtype=np.int64)
+    discarded = np.zeros(n, dtype=np.int64)
+    depth_out = np.zeros(n, dtype=np.int64)
+    expired_out = np.zeros(n, dtype=np.int64)
+    state = np.zeros(m, dtype=np.int8)
+    end_kind = np.zeros(m, dtype=np.int8)
+    end_row = np.full(m, -1, dtype=np.int64)
+    end_ms = np.full(m, -1, dtype=np.int64)
+    final = np.zeros((n_parts, 2), dtype=np.int64)
+    scans = np.zeros((m, 4), dtype=np.int64)
+    n_scans = 0
+    cursors = np.full(n_handles, -1, dtype=np.int64)
+    msg_heads = np.arange(len(msg_index))
+    correl_heads = np.arange(len(correl_index))
+    head = np.zeros(LANES, dtype=np.int64)
+    cnt = np.zeros(LANES, dtype=np.int64)
+    counters = np.zeros(3, dtype=np.int64)
+    for part in range(n_parts):
+        m0 = msg_lo[part]
+        m1 = msg_lo[part + 1]
+        base = part * LANES
+        for lane in range(LANES):
+            head[lane] = lane_start[base + LANES - 1 - lane]
+            cnt[lane] = 0
+        counters[:] = 0
+        every = interval[part]
+        exp_ptr = m0
+        scan_ptr = m0
+        now = -1
+        for i in range(row_lo[part], row_lo[part + 1]):
+            t = time[i]
+            if t != now:
+                # (the helpers are called only when they have work: a call costs more than a row)
+                if (
+                    every > 0
+                    and scan_ptr < m1
+                    and deadline[dl_order[scan_ptr]] <= t // every * every
+                ):
+                    scan_ptr, exp_ptr, n_scans = _scan_until(
+                        t,
+                        part,
+                        every,
+                        scan_ptr,
+                        exp_ptr,
+                        m1,
+                        n_scans,
+                        scans,
+                        dl_order,
+                        deadline,
+                        lane_of,
+                        state,
+                        cnt,
+                        counters,
+                        end_kind,
+                        end_row,
+                        end_ms,
+                    )
+                if exp_ptr < m1 and deadline[dl_order[exp_ptr]] <= t:
+                    exp_ptr = _count_expired(exp_ptr, m1, t, dl_order, deadline, state, counters)
+                now = t
+            o = op[i]
+            if o == OP_PUT:
+                q = put_pos[i]
+                reason[i] = put_reason[i]
+                if q >= 0:
+                    if counters[DEPTH] >= maxdepth[part]:
+                        reason[i] = Q_FULL
+                        state[q] = GONE
+                        end_kind[q] = REFUSED
+                    else:
+                        state[q] = PRESENT
+                        cnt[lane_of[q]] += 1
+                        counters[DEPTH] += 1
+                        found[i] = q
+            else:
+                counters[DISCARDED] = 0
+                kind = BY_GET
+                cursor = -1
+                if o != OP_GET:
+                    kind = BY_BROWSE
+                    if o == OP_BROWSE_FIRST:
+                        cursors[handle[i]] = -1  # back before the first message, found or not
+                    cursor = cursors[handle[i]]
+                mk = match_kind[i]
+                if mk == MATCH_NONE:
+                    q = _walk(
+                        m0 if cursor < 0 else cursor + 1,
+                        base,
+                        t,
+                        i,
+                        kind,
+                        lane_start,
+                        head,
+                        cnt,
+                        counters,
+                        state,
+                        deadline,
+                        lane_of,
+                        end_kind,
+                        end_row,
+                        end_ms,
+                    )
+                elif mk == MATCH_CORREL:
+                    q = _walk_index(
+                        correl_index,
+                        correl_heads,
+                        rlo[i],
+                        rhi[i],
+                        -1,
+                        cursor,
+                        t,
+                        i,
+                        kind,
+                        correl,
+                        cnt,
+                        counters,
+                        state,
+                        deadline,
+                        lane_of,
+                        end_kind,
+                        end_row,
+                        end_ms,
+                    )
+                else:
+                    q = _walk_index(
+                        msg_index,
+                        msg_heads,
+                        rlo[i],
+                        rhi[i],
+                        rcorrel[i] if mk == MATCH_BOTH else -1,
+                        cursor,
+                        t,
+                        i,
+                        kind,
+                        correl,
+                        cnt,
+                        counters,
+                        state,
+                        deadline,
+                        lane_of,
+                        end_kind,
+                        end_row,
+                        end_ms,
+                    )
+                discarded[i] = counters[DISCARDED]
+                if q < 0:
+                    reason[i] = NO_MSG
+                else:
+                    found[i] = q
+                    if o == OP_GET:
+                        state[q] = GONE
+                        cnt[lane_of[q]] -= 1
+                        counters[DEPTH] -= 1
+                        end_kind[q] = GOT
+                        end_row[q] = i
+                        end_ms[q] = t
+                    else:
+                        cursors[handle[i]] = q
+            depth_out[i] = counters[DEPTH]
+            expired_out[i] = counters[EXPIRED]
+        if every > 0:  # the scans between the last row and the end of the replay
+            scan_ptr, exp_ptr, n_scans = _scan_until(
+                until[part],
+                part,
+                every,
+                scan_ptr,
+                exp_ptr,
+                m1,
+                n_scans,
+                scans,
+                dl_order,
+                deadline,
+                lane_of,
+                state,
+                cnt,
+                counters,
+                end_kind,
+                end_row,
+                end_ms,
+            )
+        _count_expired(exp_ptr, m1, until[part], dl_order, deadline, state, counters)
+        final[part, 0] = counters[DEPTH]
+        final[part, 1] = counters[EXPIRED]
+    return (
+        reason,
+        found,
+        discarded,
+        depth_out,
+        expired_out,
+        end_kind,
+        end_row,
+        end_ms,
+        final,
+        scans[:n_scans],
+    )

@@ -1,0 +1,64 @@
+"""Linear-time orderings the replay needs (compiled): a general sort would cost more than the replay.
+
+- :func:`group_order`: a stable counting sort by small integer keys (rows by partition, messages
+  by partition and lane).
+- :func:`deadline_order`: messages by (partition, deadline, arrival).
+- :func:`merge_order`: calls and scans of the depth table by (partition, time), scans first.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def group_order(keys, n_keys):  # pragma: no cover (jit)
+    """Indices that sort ``keys`` (0 <= key < n_keys), equal keys keeping their order."""
+    start = np.zeros(n_keys + 1, dtype=np.int64)
+    for k in keys:
+        start[k + 1] += 1
+    for k in range(n_keys):
+        start[k + 1] += start[k]
+    out = np.empty(len(keys), dtype=np.int64)
+    for i in range(len(keys)):
+        k = keys[i]
+        out[start[k]] = i
+        start[k] += 1
+    return out
+
+
+@njit(cache=True)
+def deadline_order(bounds, arrival, deadline):  # pragma: no cover (jit)
+    """Message positions by deadline within each partition, ties in arrival order.
+
+    ``arrival`` lists each partition's message positions in arrival order; partition p's are
+    ``arrival[bounds[p]:bounds[p+1]]``.
+    """
+    out = np.empty(len(arrival), dtype=np.int64)
+    for p in range(len(bounds) - 1):
+        lo, hi = bounds[p], bounds[p + 1]
+        segment = arrival[lo:hi]
+        out[lo:hi] = segment[np.argsort(deadline[segment], kind="mergesort")]
+    return out
+
+
+@njit(cache=True)
+def merge_order(part_a, time_a, part_b, time_b):  # pragma: no cover (jit)
+    """Merge two lists sorted by (partition, time); on a tie the ``b`` entry comes first.
+
+    Returns indices into the concatenation ``a + b``.
+    """
+    na, nb = len(part_a), len(part_b)
+    out = np.empty(na + nb, dtype=np.int64)
+    i = j = 0
+    for k in range(na + nb):
+        if j < nb and (
+            i >= na or part_b[j] < part_a[i] or (part_b[j] == part_a[i] and time_b[j] <= time_a[i])
+        ):
+            out[k] = na + j
+            j += 1
+        else:
+            out[k] = i
+            i += 1
+    return out
