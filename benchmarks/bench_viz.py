@@ -238,7 +238,8 @@ def print_open(opened: dict[str, float]) -> None:
     print(
         "plotly.io imports its renderers, which import nbformat and with it\n"
         "jsonschema's format checkers; where rfc3987-syntax is installed (Jupyter's jupyter-events\n"
-        "asks for jsonschema[format-nongpl]) that import compiles a grammar, once per process."
+        "asks for jsonschema[format-nongpl]) that import would compile a grammar, once per\n"
+        "process; mqlearn.viz imports jsonschema without it, so it is not paid here."
     )
 
 
