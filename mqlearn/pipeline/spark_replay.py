@@ -1,0 +1,457 @@
+"""Replay a trace on Spark, with exactly the single-process semantics of ``replay_local``.
+
+Every Spark task holds whole queues and runs ``replay_local`` on them (validation, the compiled
+replay, the five tables), writes its part of each table as one Parquet file, and sends back one
+row of counts: nothing of the trace or of the outputs passes through the driver. Two ways to give
+each task whole queues:
+
+- ``files``: when the trace is Parquet whose every (qmgr, queue) lies within one file (as the
+  generator writes it), no file is bigger than MAX_FILE_ROWS and no seq value repeats, tasks
+  read whole files with pyarrow; no row goes through Spark's JVM or a shuffle. A first job
+  lists the queues of each file, a second looks for repeated seq values (each task checks one
+  hash bucket of every file's seq column).
+- ``shuffle``: otherwise (CSV, queues spread over files, big files, repeated seq values),
+  Spark reads the trace and hash-partitions it by (qmgr, queue). Rows whose seq repeats are
+  routed together by seq instead, where validation rejects them exactly as ``replay_local``
+  does (a rejected row plays no part in its queue's replay, so moving it changes nothing else).
+
+Inputs are checked before the replay runs, each failure with its own message: a path that does
+not exist, missing or mistyped columns (named, before any Spark job), bad queue definitions, an
+empty trace, queues missing from the definitions. After the replay, input rows must equal
+accepted + rejected rows (``ReconcileError`` otherwise). Outputs are written to ``out/_staging``
+and moved into place (``out/messages``, ``out/calls``, ``out/depth``, ``out/summary``,
+``out/rejects``, ``out/_SUCCESS``) only when everything succeeded; on failure the staging
+directory is removed and earlier outputs stay as they were.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import os
+import shutil
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.fs as pafs
+import pyarrow.parquet as pq
+
+from mqlearn.pipeline.queues import queue_table
+from mqlearn.pipeline.replay import TABLES, ReconcileError, replay_local
+from mqlearn.pipeline.schema import (
+    OUTPUT_COLUMNS,
+    QUEUE_COLUMNS,
+    TRACE_COLUMNS,
+    SchemaError,
+    missing_or_mistyped,
+)
+from mqlearn.pipeline.spark import (
+    arrow_schema,
+    arrow_to_pandas,
+    pandas_dtypes,
+    spark_ddl,
+    spark_type_name,
+)
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+STRATEGIES = ("auto", "shuffle")
+ROWS_PER_TASK = 500_000  # a task holds its rows and their outputs in pandas
+MAX_FILE_ROWS = 4 * ROWS_PER_TASK  # bigger files are split by the shuffle instead
+STAGING = "_staging"
+SUCCESS = "_SUCCESS"
+MISSING_SHOWN = 10  # queues named when the definitions lack some
+COUNTS = {
+    "partition": "int64",
+    "input_rows": "int64",
+    "accepted": "int64",
+    "rejected": "int64",
+    **{name: "int64" for name in TABLES},
+}
+
+
+class TraceError(ValueError):
+    """An input the replay cannot start on (the message says which and why); nothing has run."""
+
+
+@dataclass(frozen=True)
+class SparkReplay:
+    """What ``replay_spark`` wrote: the output directory, the counts, rows per table, and how
+    the work was split (``strategy`` "files" or "shuffle", ``partitions`` tasks)."""
+
+    out: Path
+    input_rows: int
+    accepted: int
+    rejected: int
+    rows: dict[str, int]
+    partitions: int
+    strategy: str
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a table is: its file system, the path on it, its format and its files."""
+
+    path: str
+    filesystem: pafs.FileSystem
+    where: str
+    is_csv: bool
+    dataset: ds.Dataset
+
+
+def _source(path: str | Path, what: str) -> Source:
+    """Open the Parquet or CSV data at ``path`` (a file or a directory of parts) with pyarrow,
+    on the driver: no Spark job runs. TraceError if nothing readable is there."""
+    text = str(path)
+    uri = text if "://" in text else str(Path(text).absolute())
+    is_csv = text.lower().rstrip("/").endswith(".csv")
+    try:
+        filesystem, where = pafs.FileSystem.from_uri(uri)
+        if filesystem.get_file_info(where).type == pafs.FileType.NotFound:
+            raise TraceError(f"{what} {text} does not exist")
+        dataset = ds.dataset(where, filesystem=filesystem, format="csv" if is_csv else "parquet")
+    except (pa.ArrowException, OSError) as error:
+        raise TraceError(f"{what} {text} cannot be read: {error}") from None
+    return Source(text, filesystem, where, is_csv, dataset)
+
+
+def _check_columns(source: Source, columns: dict[str, str], what: str) -> None:
+    """SchemaError naming every missing or mistyped column (CSV: names only, it has no types)."""
+    found = pandas_dtypes(source.dataset.schema)
+    if source.is_csv:
+        found = {name: columns.get(name, "string") for name in found}
+    problems = missing_or_mistyped(found, columns)
+    if problems:
+        raise SchemaError(f"{what} {source.path}: " + "; ".join(problems))
+
+
+def _spark_frame(spark: SparkSession, source: Source, columns: dict[str, str]) -> DataFrame:
+    """The checked table as a Spark DataFrame of ``columns``; CSV values are cast to the declared
+    types, and a value that does not parse fails the job."""
+    from pyspark.sql import functions as F
+
+    if not source.is_csv:
+        return spark.read.parquet(source.path).select(list(columns))
+    text = spark.read.options(header=True, mode="FAILFAST").csv(source.path)
+    return text.select(
+        [
+            F.col(f"`{name}`").cast(spark_type_name(dtype)).alias(name)
+            for name, dtype in columns.items()
+        ]
+    )
+
+
+def read_table(
+    spark: SparkSession, path: str | Path, columns: dict[str, str], what: str
+) -> DataFrame:
+    """A Parquet file or directory (CSV with a header if the name ends in ``.csv``) as a
+    DataFrame of ``columns`` (extra columns are ignored), checked before Spark touches it:
+    TraceError if the path does not exist, SchemaError naming missing or mistyped columns."""
+    source = _source(path, what)
+    _check_columns(source, columns, what)
+    return _spark_frame(spark, source, columns)
+
+
+def read_queues(spark: SparkSession, path: str | Path) -> pd.DataFrame:
+    """The queue definitions (small: collected), checked by the engine's rules (ValueError)."""
+    frame = read_table(spark, path, QUEUE_COLUMNS, "queue definitions")
+    definitions = arrow_to_pandas(frame.toArrow())
+    queue_table(definitions)
+    return definitions
+
+
+def _missing(used: Iterable[tuple[str, str]], queues: pd.DataFrame, path: str) -> None:
+    """TraceError naming (some of) the queues the trace uses (pairs without nulls: rows with a
+    null name are rejected rows) and the definitions lack."""
+    defined = set(zip(queues["qmgr"], queues["queue"], strict=True))
+    lacking = sorted(set(used) - defined)
+    if lacking:
+        names = ", ".join(f"{qmgr}/{queue}" for qmgr, queue in lacking[:MISSING_SHOWN])
+        more = f" and {len(lacking) - MISSING_SHOWN} more" if len(lacking) > MISSING_SHOWN else ""
+        raise TraceError(f"trace {path} uses queues the definitions lack: {names}{more}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The replay task (runs on executors), fed by either strategy
+# ---------------------------------------------------------------------------------------------
+
+
+def _write_part(staging: str, name: str, part: int, frame: pd.DataFrame) -> None:
+    """One task's part of one table; written aside then renamed, so a retried task replaces it."""
+    directory = os.path.join(staging, name)
+    os.makedirs(directory, exist_ok=True)
+    final = os.path.join(directory, f"part-{part:05d}.parquet")
+    schema = arrow_schema(OUTPUT_COLUMNS[name])
+    table = pa.Table.from_pandas(frame, schema=schema, preserve_index=False)
+    temporary = f"{final}.{os.getpid()}.tmp"
+    pq.write_table(table, temporary)
+    os.replace(temporary, final)
+
+
+def _replay_part(table: pa.Table, queues: pd.DataFrame, staging: str) -> dict[str, int]:
+    """Replay one task's rows (whole queues) and write its parts; its row of counts."""
+    from pyspark import TaskContext
+
+    context = TaskContext.get()
+    part = context.partitionId() if context is not None else 0
+    counts = dict.fromkeys(COUNTS, 0) | {"partition": part, "input_rows": table.num_rows}
+    if table.num_rows:
+        frame = arrow_to_pandas(table.select(list(TRACE_COLUMNS)))
+        result = replay_local(frame, queues)  # validates, and reconciles the task's rows
+        counts |= {"accepted": result.accepted, "rejected": result.rejected}
+        for name, output in result.tables().items():
+            _write_part(staging, name, part, output)
+            counts[name] = len(output)
+    return counts
+
+
+# ---------------------------------------------------------------------------------------------
+# Strategy "files": pyarrow reads whole files in the tasks
+# ---------------------------------------------------------------------------------------------
+
+
+def _queues_per_file(spark: SparkSession, source: Source) -> pd.DataFrame:
+    """One job: for every file, its (qmgr, queue) pairs and their row counts."""
+    files, filesystem = source.dataset.files, source.filesystem
+
+    def scan(indexes: Iterable[int]) -> Iterator[tuple[int, Any, Any, int]]:
+        for index in indexes:
+            table = pq.read_table(files[index], columns=["qmgr", "queue"], filesystem=filesystem)
+            grouped = table.group_by(["qmgr", "queue"]).aggregate([([], "count_all")])
+            for entry in grouped.to_pylist():
+                yield index, entry["qmgr"], entry["queue"], entry["count_all"]
+
+    slices = max(1, min(len(files), 4 * spark.sparkContext.defaultParallelism))
+    found = spark.sparkContext.parallelize(range(len(files)), slices).mapPartitions(scan).collect()
+    return pd.DataFrame(found, columns=["file", "qmgr", "queue", "rows"])
+
+
+def _seq_repeats(spark: SparkSession, source: Source) -> bool:
+    """One job: whether any seq value occurs twice. Task ``b`` of ``n`` reads the seq column of
+    every file and checks the values whose remainder modulo ``n`` is ``b``."""
+    files, filesystem = source.dataset.files, source.filesystem
+    buckets = 2 * spark.sparkContext.defaultParallelism
+
+    def check(bucket_ids: Iterable[int]) -> Iterator[bool]:
+        for bucket in bucket_ids:
+            parts = []
+            for path in files:
+                seq = pq.read_table(path, columns=["seq"], filesystem=filesystem)["seq"]
+                values = seq.drop_null().to_numpy()
+                parts.append(values[np.mod(values, buckets) == bucket])
+            values = np.sort(np.concatenate(parts)) if parts else np.empty(0, dtype=np.int64)
+            yield bool(np.any(values[1:] == values[:-1]))
+
+    return any(
+        spark.sparkContext.parallelize(range(buckets), buckets).mapPartitions(check).collect()
+    )
+
+
+def _file_groups(rows_per_file: pd.Series, tasks: int) -> list[list[int]]:
+    """Files dealt to ``tasks`` groups, biggest first, each to the group with the fewest rows."""
+    heap = [(0, k) for k in range(tasks)]
+    groups: list[list[int]] = [[] for _ in range(tasks)]
+    for index, rows in rows_per_file.sort_values(ascending=False, kind="mergesort").items():
+        load, k = heapq.heappop(heap)
+        groups[k].append(int(index))
+        heapq.heappush(heap, (load + int(rows), k))
+    return [sorted(group) for group in groups if group]
+
+
+def _run_by_files(
+    spark: SparkSession, source: Source, groups: list[list[int]], task: Callable[..., Any]
+) -> list[dict[str, int]]:
+    files, filesystem = source.dataset.files, source.filesystem
+
+    def run(group_ids: Iterable[int]) -> Iterator[dict[str, int]]:
+        for group in group_ids:
+            paths = [files[index] for index in groups[group]]
+            tables = [pq.read_table(path, filesystem=filesystem) for path in paths]
+            yield task(pa.concat_tables(tables, promote_options="default"))
+
+    return (
+        spark.sparkContext.parallelize(range(len(groups)), len(groups)).mapPartitions(run).collect()
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Strategy "shuffle": Spark reads the trace and partitions it by queue
+# ---------------------------------------------------------------------------------------------
+
+
+def _routed(trace: DataFrame) -> tuple[DataFrame, list[Any]]:
+    """The trace and its partitioning keys: (qmgr, queue), or the seq for rows whose seq
+    repeats (found by a shuffle of the seq column, checked per partition with numpy)."""
+    from pyspark.sql import functions as F
+
+    def repeats(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        values = [batch.column(0).drop_null().to_numpy() for batch in batches]
+        ordered = np.sort(np.concatenate(values)) if values else np.empty(0, dtype=np.int64)
+        twice = np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
+        yield pa.RecordBatch.from_arrays([pa.array(twice, pa.int64())], names=["seq"])
+
+    tasks = 2 * trace.sparkSession.sparkContext.defaultParallelism
+    repeated = trace.select("seq").repartition(tasks, "seq").mapInArrow(repeats, "seq bigint")
+    if repeated.isEmpty():
+        return trace, [F.col("qmgr"), F.col("queue")]
+    marked = trace.join(repeated.select("seq", F.lit(True).alias("_repeated")), "seq", "left")
+    repeated_seq = F.col("_repeated").isNotNull()
+    keys = [
+        F.when(~repeated_seq, F.col("qmgr")),
+        F.when(~repeated_seq, F.col("queue")),
+        F.when(repeated_seq, F.col("seq")),
+    ]
+    named = [key.alias(f"_key{k}") for k, key in enumerate(keys)]
+    return marked.select(*TRACE_COLUMNS, *named), [F.col(f"_key{k}") for k in range(len(keys))]
+
+
+def _run_by_shuffle(
+    trace: DataFrame, keys: list[Any], tasks: int, task: Callable[..., Any]
+) -> list[dict[str, int]]:
+    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+        received = list(batches)
+        table = (
+            pa.Table.from_batches(received)
+            if received
+            else arrow_schema(TRACE_COLUMNS).empty_table()
+        )
+        yield pa.RecordBatch.from_pylist([task(table)], schema=arrow_schema(COUNTS))
+
+    partitioned = trace.repartition(tasks, *keys).select(*TRACE_COLUMNS)
+    counts: list[dict[str, int]] = (
+        partitioned.mapInArrow(run, spark_ddl(COUNTS)).toArrow().to_pylist()
+    )
+    return counts
+
+
+# ---------------------------------------------------------------------------------------------
+# The job
+# ---------------------------------------------------------------------------------------------
+
+
+def _local_directory(out: str | Path) -> Path:
+    text = str(out)
+    if "://" in text and not text.startswith("file://"):
+        raise ValueError(
+            f"out {text}: the replay writes its tables from every task, so it needs a directory "
+            "all executors share as a file system path (local, or a shared mount)"
+        )
+    return Path(text.removeprefix("file://")).absolute()
+
+
+def default_partitions(spark: SparkSession, rows: int) -> int:
+    """Enough tasks to use every core twice, and at most ROWS_PER_TASK rows per task."""
+    return max(2 * spark.sparkContext.defaultParallelism, math.ceil(rows / ROWS_PER_TASK))
+
+
+def replay_spark(
+    spark: SparkSession,
+    trace: str | Path,
+    queues: str | Path,
+    out: str | Path,
+    *,
+    partitions: int | None = None,
+    strategy: str = "auto",
+) -> SparkReplay:
+    """Replay the trace at ``trace`` with the definitions at ``queues`` into ``out/<table>``.
+
+    ``strategy`` "auto" reads whole files in the tasks when the trace allows it, else shuffles;
+    "shuffle" always shuffles. ``partitions`` sets the number of tasks (default: from the rows).
+    Raises TraceError / SchemaError / ValueError for bad inputs before the replay runs, and
+    ReconcileError if input rows != accepted + rejected; ``out`` is only changed on success.
+    """
+    if strategy not in STRATEGIES:
+        raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
+    if partitions is not None and partitions < 1:
+        raise ValueError(f"partitions must be >= 1, got {partitions}")
+    out_dir = _local_directory(out)
+    source = _source(trace, "trace")
+    _check_columns(source, TRACE_COLUMNS, "trace")
+    definitions = read_queues(spark, queues)
+    staging = out_dir / STAGING
+
+    def task(table: pa.Table) -> dict[str, int]:
+        return _replay_part(table, definitions, str(staging))
+
+    by_file = None
+    if strategy == "auto" and not source.is_csv:
+        by_file = _queues_per_file(spark, source)
+        input_rows = int(by_file["rows"].sum())
+        named = by_file.dropna(subset=["qmgr", "queue"])
+        clustered = not named.duplicated(["qmgr", "queue"]).any()
+        clustered &= bool(by_file.groupby("file")["rows"].sum().max() <= MAX_FILE_ROWS)
+        used = list(zip(named["qmgr"], named["queue"], strict=True))
+    else:
+        frame = _spark_frame(spark, source, TRACE_COLUMNS)
+        input_rows = frame.count()
+    if not input_rows:
+        raise TraceError(f"trace {trace} has no rows")
+    if by_file is not None:
+        _missing(used, definitions, str(trace))
+        if not clustered or _seq_repeats(spark, source):
+            by_file = None  # the shuffle will partition by queue and route repeated seq values
+            frame = _spark_frame(spark, source, TRACE_COLUMNS)
+    else:
+        pairs = frame.select("qmgr", "queue").dropna().distinct().collect()
+        _missing(((row.qmgr, row.queue) for row in pairs), definitions, str(trace))
+
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        if by_file is not None:
+            rows_per_file = by_file.groupby("file")["rows"].sum()
+            tasks = min(partitions or default_partitions(spark, input_rows), len(rows_per_file))
+            counts = _run_by_files(spark, source, _file_groups(rows_per_file, tasks), task)
+        else:
+            routed, keys = _routed(frame)
+            tasks = partitions or default_partitions(spark, input_rows)
+            counts = _run_by_shuffle(routed, keys, tasks, task)
+        totals = {name: sum(c[name] for c in counts) for name in COUNTS if name != "partition"}
+        accepted, rejected = totals["accepted"], totals["rejected"]
+        if input_rows != accepted + rejected or totals["input_rows"] != input_rows:
+            raise ReconcileError(
+                f"trace {trace}: {input_rows} input rows, the tasks received "
+                f"{totals['input_rows']}, and accepted {accepted} + rejected {rejected} = "
+                f"{accepted + rejected}"
+            )
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    for name in TABLES:
+        shutil.rmtree(out_dir / name, ignore_errors=True)
+        os.replace(staging / name, out_dir / name)
+    staging.rmdir()
+    (out_dir / SUCCESS).touch()
+    return SparkReplay(
+        out=out_dir,
+        input_rows=input_rows,
+        accepted=accepted,
+        rejected=rejected,
+        rows={name: totals[name] for name in TABLES},
+        partitions=len(counts),
+        strategy="shuffle" if by_file is None else "files",
+    )
+
+
+def read_outputs(out: str | Path) -> dict[str, pd.DataFrame]:
+    """The five output tables of a replay as pandas, in their declared dtypes (small outputs:
+    for tests and notebooks; use Spark to read big ones)."""
+    out_dir = Path(out)
+    if not (out_dir / SUCCESS).exists():
+        raise FileNotFoundError(f"{out_dir} holds no finished replay (no {SUCCESS})")
+    return {
+        name: arrow_to_pandas(pq.read_table(out_dir / name), OUTPUT_COLUMNS[name])
+        for name in TABLES
+    }
