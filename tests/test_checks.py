@@ -28,11 +28,13 @@ MODULES: list[ModuleType] = [
     checks.nb04,
     checks.nb05,
     checks.nb06,
+    checks.nb07,
+    checks.nb08,
 ]
 EXERCISES: list[Exercise] = [
     value for module in MODULES for value in vars(module).values() if isinstance(value, Exercise)
 ]
-RULE_ID = re.compile(r"(EXP|RPT|UOW|LCK|RPL|DLQ|TRG|XQH|MD)-\d\d")
+RULE_ID = re.compile(r"(EXP|RPT|UOW|LCK|RPL|DLQ|TRG|XQH|MD|EIP)-\d\d")
 
 
 def by_name(exercise: Exercise) -> str:
@@ -69,7 +71,7 @@ def test_exercise_names_its_module_and_rules(exercise: Exercise) -> None:
     assert all(RULE_ID.fullmatch(rule) for rule in exercise.rules)
 
 
-def test_notebooks_01_to_06_have_at_least_three_exercises_each() -> None:
+def test_notebooks_01_to_08_have_at_least_three_exercises_each() -> None:
     for module in MODULES[1:]:
         count = sum(isinstance(value, Exercise) for value in vars(module).values())
         assert count >= 3, module.__name__
