@@ -26,6 +26,7 @@ from mqlearn.engine.validate import (
     check_put_md,
     fail,
     message_bytes,
+    put_descriptors,
 )
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, MQWarning, reason_name
@@ -329,12 +330,7 @@ class PubSub:
         by the queue's, as any put), so copies expire and report independently (EIP-05).
         """
         data = message_bytes(data)
-        if md is None:
-            md = MD()
-        elif type(md) is not MD:
-            raise TypeError(f"md must be an mqlearn MD, got {type(md).__name__}")
-        if pmo is not None and type(pmo) is not PMO:
-            raise TypeError(f"pmo must be an mqlearn PMO, got {type(pmo).__name__}")
+        md = put_descriptors(md, pmo)
         options = C.MQPMO_NONE
         if pmo is not None:
             options = pmo.Options

@@ -48,6 +48,7 @@ from mqlearn.engine.validate import (
     check_simple_md,
     fail,
     message_bytes,
+    put_descriptors,
 )
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, MQWarning
@@ -239,12 +240,7 @@ class QueueManager(PubSub, Definitions):
         """
         if type(data) is not bytes:
             data = message_bytes(data)
-        if md is None:
-            md = MD()
-        elif type(md) is not MD:
-            raise TypeError(f"md must be an mqlearn MD, got {type(md).__name__}")
-        if pmo is not None and type(pmo) is not PMO:
-            raise TypeError(f"pmo must be an mqlearn PMO, got {type(pmo).__name__}")
+        md = put_descriptors(md, pmo)
         try:
             route = self.route(name)
             options = check_pmo(pmo) if pmo is not None and pmo.__dict__ else 0

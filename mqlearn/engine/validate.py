@@ -113,6 +113,18 @@ def message_bytes(data: object) -> bytes:
     raise TypeError(f"message data must be bytes, got {type(data).__name__}")
 
 
+def put_descriptors(md: MD | None, pmo: PMO | None) -> MD:
+    """The MD a put works on (a new one for None), after checking that ``md`` and ``pmo`` are
+    mqlearn's own classes: a pymqi object or a dict would otherwise fail later, less clearly."""
+    if md is None:
+        md = MD()
+    elif type(md) is not MD:
+        raise TypeError(f"md must be an mqlearn MD, got {type(md).__name__}")
+    if pmo is not None and type(pmo) is not PMO:
+        raise TypeError(f"pmo must be an mqlearn PMO, got {type(pmo).__name__}")
+    return md
+
+
 def _int_field(md: MD, name: str) -> int:
     value = getattr(md, name)
     if type(value) is not int:

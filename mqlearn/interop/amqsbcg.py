@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from mqlearn.engine.handle import Queue
 from mqlearn.interop.fields import printed_chars, printed_hex
+from mqlearn.interop.reading import read_all
 from mqlearn.mqi import cmqc as C
-from mqlearn.mqi.errors import MQMIError, reason_name
+from mqlearn.mqi.errors import reason_name
 from mqlearn.mqi.headers import MQDLH
 from mqlearn.mqi.structs import GMO, MD
 
@@ -83,25 +83,12 @@ def browse_amqsbcg(qm: QueueManager, queue: str) -> str:
     discarded and never printed (lazy expiry, rules EXP-21, EXP-24), and each Expiry shown is
     the remaining lifetime (EXP-11). Opening a queue that does not exist raises MQMIError (2085).
     """
-    handle = Queue(qm, queue)
-    messages: list[tuple[MD, bytes]] = []
-    try:
-        while True:
-            md = MD(Version=C.MQMD_VERSION_2)
-            gmo = GMO(
-                Version=C.MQGMO_VERSION_2,
-                MatchOptions=C.MQMO_NONE,
-                Options=C.MQGMO_NO_WAIT | C.MQGMO_ACCEPT_TRUNCATED_MSG | C.MQGMO_BROWSE_NEXT,
-            )
-            try:
-                data = handle.get(None, md, gmo)
-            except MQMIError as error:
-                if error.reason == C.MQRC_NO_MSG_AVAILABLE:
-                    break
-                raise
-            messages.append((md, data))
-    finally:
-        handle.close()
+    gmo = GMO(
+        Version=C.MQGMO_VERSION_2,
+        MatchOptions=C.MQMO_NONE,
+        Options=C.MQGMO_NO_WAIT | C.MQGMO_ACCEPT_TRUNCATED_MSG | C.MQGMO_BROWSE_NEXT,
+    )
+    messages = read_all(qm, queue, gmo)
     return format_amqsbcg_run(queue, messages)
 
 

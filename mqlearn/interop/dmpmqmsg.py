@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from mqlearn.engine.handle import Queue
 from mqlearn.interop.errors import DumpFormatError
 from mqlearn.interop.fields import field_bytes, field_length, printed_chars, printed_hex
+from mqlearn.interop.reading import read_all
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.structs import GMO, MD, PMO
@@ -432,18 +433,5 @@ def dump_dmpmqmsg(qm: QueueManager, queue: str, browse: bool = True) -> str:
     dumped (lazy expiry, EXP-21, EXP-24). The header's ``Created:`` is the virtual clock's time.
     """
     options = C.MQGMO_NO_WAIT | (C.MQGMO_BROWSE_NEXT if browse else C.MQGMO_NO_SYNCPOINT)
-    handle = Queue(qm, queue)
-    messages: list[tuple[MD, bytes]] = []
-    try:
-        while True:
-            md = MD(Version=C.MQMD_VERSION_2)
-            try:
-                data = handle.get(None, md, GMO(Options=options))
-            except MQMIError as error:
-                if error.reason == C.MQRC_NO_MSG_AVAILABLE:
-                    break
-                raise
-            messages.append((md, data))
-    finally:
-        handle.close()
+    messages = read_all(qm, queue, GMO(Options=options))
     return format_dmpmqmsg(messages, created=qm.sim.datetime(), qmgr=qm.name, queue=queue)
