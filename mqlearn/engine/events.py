@@ -27,7 +27,13 @@ KINDS = (
 
 
 class Event(NamedTuple):
-    """One entry of the log. ``expiry`` is the remaining Expiry in tenths at that moment."""
+    """One entry of the log. ``expiry`` is the remaining Expiry in tenths at that moment.
+
+    ``msg_seq`` names the message the event concerns: a number its queue manager gave it when it
+    arrived, never reused (MsgIds can repeat; this cannot). A message keeps it through a unit of
+    work and a backout; a copy that a channel delivers, a report or a dead letter is a new message
+    with a number of its own.
+    """
 
     seq: int
     time_ms: int
@@ -35,6 +41,7 @@ class Event(NamedTuple):
     queue: str
     kind: str
     msg_id: bytes | None
+    msg_seq: int | None
     priority: int | None
     expiry: int | None
     cause: str
@@ -54,4 +61,4 @@ def events_frame(events: list[Event]) -> pd.DataFrame:
         if row["msg_id"] is not None:
             row["msg_id"] = row["msg_id"].hex()
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
-    return frame.astype({"priority": "Int64", "expiry": "Int64"})
+    return frame.astype({"msg_seq": "Int64", "priority": "Int64", "expiry": "Int64"})

@@ -60,8 +60,10 @@ if TYPE_CHECKING:
     from mqlearn.engine.handle import Queue
 
 PROFILES = ("distributed", "zos", "ibmi")
-# time, queue, kind, msgid, priority, deadline, cause, reason, detail
-RawEvent = tuple[int, str, str, bytes | None, int | None, int | None, str, int, str]
+# time, queue, kind, msgid, message seq, priority, deadline, cause, reason, detail
+RawEvent = tuple[
+    int, str, str, bytes | None, int | None, int | None, int | None, str, int, str
+]
 DEFAULT_EXPIRY_TASK_SECONDS = 300  # distributed: qm.ini TuningParameters ExpiryInterval
 ENFORCE_ENV = "AMQ_ENFORCE_MAX_EXPIRY_ERROR"
 _PUT_INHIBITED = C.MQRC_PUT_INHIBITED
@@ -180,7 +182,9 @@ class QueueManager(PubSub, Definitions):
         if not self.record_events:
             return
         if message is None:
-            self._log.append((self.sim.now, queue, kind, None, None, None, cause, reason, detail))
+            self._log.append(
+                (self.sim.now, queue, kind, None, None, None, None, cause, reason, detail)
+            )
         else:
             self._log.append(
                 (
@@ -188,6 +192,7 @@ class QueueManager(PubSub, Definitions):
                     queue,
                     kind,
                     message.msgid,
+                    message.seq,
                     message.priority,
                     message.deadline,
                     cause,
@@ -201,7 +206,7 @@ class QueueManager(PubSub, Definitions):
         """The event log as Event named tuples (``expiry`` = remaining tenths at that time)."""
         events, log = self._events, self._log
         for raw in log[len(events) :]:
-            time, queue, kind, msgid, priority, deadline, cause, reason, detail = raw
+            time, queue, kind, msgid, msg_seq, priority, deadline, cause, reason, detail = raw
             expiry = None if deadline is None else remaining_tenths(deadline, time)
             events.append(
                 Event(
@@ -211,6 +216,7 @@ class QueueManager(PubSub, Definitions):
                     queue,
                     kind,
                     msgid,
+                    msg_seq,
                     priority,
                     expiry,
                     cause,
