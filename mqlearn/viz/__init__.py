@@ -32,12 +32,16 @@ def _import_jsonschema_without_iri_grammar() -> None:
 _import_jsonschema_without_iri_grammar()
 
 from mqlearn.viz import figures, palette  # noqa: E402  (after the import above, on purpose)
-from mqlearn.viz.gui import Comparison, Workbench, XqhInspector  # noqa: E402
+from mqlearn.viz.gui import Comparison, XqhInspector  # noqa: E402
 from mqlearn.viz.model import WorkbenchModel  # noqa: E402
+from mqlearn.viz.queue_view import QueueStage, QueueView  # noqa: E402
 from mqlearn.viz.text import summary  # noqa: E402
+from mqlearn.viz.workbench import Workbench  # noqa: E402
 
 __all__ = [
     "Comparison",
+    "QueueStage",
+    "QueueView",
     "Workbench",
     "WorkbenchModel",
     "XqhInspector",

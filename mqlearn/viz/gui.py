@@ -179,7 +179,6 @@ class ControlPanel(_Guarded, ABC):
         first = self.models[0]
         if any(m.qm.sim is not first.qm.sim for m in self.models):
             raise ValueError("the models of one control panel must share one clock (Simulation)")
-        self.qm = first.qm
         v = self.vocab = Vocabulary(self.qm.profile)
         self._following = True  # the replay slider follows the clock
         self._moving_slider = False
@@ -223,11 +222,11 @@ class ControlPanel(_Guarded, ABC):
         # get panel
         self.browse = widgets.Dropdown(
             options=[
-                ("MQGET (destructive)", None),
+                ("MQGET (destructive)", "get"),
                 (v.name("MQGMO_BROWSE_FIRST"), "first"),
                 (v.name("MQGMO_BROWSE_NEXT"), "next"),
             ],
-            value=None,
+            value="get",  # a visible default (None would show an empty dropdown)
             description="Get mode",
         )
         self.match_msg_id = widgets.Text(
@@ -299,6 +298,11 @@ class ControlPanel(_Guarded, ABC):
         self.live_button.add_class("mq-live")
         self.live_button.on_click(self.guarded(lambda _b: self._go_live()))
 
+    @property
+    def qm(self) -> QueueManager:
+        """The queue manager the controls drive (an undo may have replaced it)."""
+        return self.models[0].qm
+
     # -- the controls as boxes --------------------------------------------------------------------
     def controls(self) -> widgets.Widget:
         put_box = widgets.VBox(
@@ -341,29 +345,31 @@ class ControlPanel(_Guarded, ABC):
 
     # -- actions ----------------------------------------------------------------------------------
     def _put(self) -> None:
+        """MQPUT on every model; the copies of one click share the first one's letter."""
         report = self.report.value | (
             C.MQRO_PASS_DISCARD_AND_EXPIRY if self.pass_expiry.value else 0
         )
-        self._act(
-            *(
-                lambda m=m: m.put(
-                    data=self.data.value,
-                    expiry=self.expiry.value,
-                    priority=self.priority.value,
-                    report=report,
-                    reply_to_q=self.reply_to.value,
-                    persistence=self.persistence.value,
-                    syncpoint=self.put_syncpoint.value,
-                )
-                for m in self.models
+        first = self.models[0]
+
+        def put(model: WorkbenchModel) -> str:
+            return model.put(
+                data=self.data.value,
+                expiry=self.expiry.value,
+                priority=self.priority.value,
+                report=report,
+                reply_to_q=self.reply_to.value,
+                persistence=self.persistence.value,
+                syncpoint=self.put_syncpoint.value,
+                label="auto" if model is first else first.labels.last_letter,
             )
-        )
+
+        self._act(*(lambda m=m: put(m) for m in self.models))
 
     def _get(self) -> None:
         def get(model: WorkbenchModel) -> str:
             try:
                 return model.get(
-                    browse=self.browse.value,
+                    browse=None if self.browse.value == "get" else self.browse.value,
                     msg_id=self.match_msg_id.value or None,
                     correl_id=self.match_correl_id.value or None,
                     lock=self.lock.value,
@@ -511,74 +517,6 @@ def _bundle(box: widgets.Widget, text: str, **kwargs: Any) -> dict[str, Any]:
     data: dict[str, Any] = box._repr_mimebundle_(**kwargs) or {}
     data["text/plain"] = text
     return data
-
-
-class Workbench(ControlPanel):
-    """A queue workbench: put, get, browse, advance or replay the clock, and watch one queue.
-
-    ``Workbench()`` makes its own queue manager QM1 with ``queue`` (MSGDLVSQ ``msgdlvsq``) and
-    ``reply_q``; given a ``qm``, it defines whichever of them is missing there.
-    """
-
-    def __init__(
-        self,
-        qm: QueueManager | None = None,
-        queue: str = "APP.IN",
-        *,
-        msgdlvsq: str = "PRIORITY",
-        profile: str | None = None,
-        reply_q: str | None = "REPLY.Q",
-    ) -> None:
-        qm = prepare_queue_manager(qm, profile, {queue: msgdlvsq}, reply_q)
-        self.model = WorkbenchModel(qm, queue, reply_q)
-        super().__init__([self.model])
-        self.views = v = AllQueueViews(self.model)
-        self.summary, self.result = v.summary, v.result
-        self.event_log, self.inbox = v.events, v.inbox
-        self.widget = widgets.VBox(
-            [
-                widgets.HTML(
-                    f"<h3>Queue workbench: {html.escape(queue)} ({self.model.msgdlvsq}) on "
-                    f"{html.escape(qm.name)} (profile {qm.profile})</h3>"
-                ),
-                self.controls(),
-                self.result,
-                self.summary,
-                self.errors,
-                widgets.HBox([v.timeline.box, v.shelf.box]),
-                widgets.HBox([v.depth.box, v.inbox]),
-                v.events,
-            ]
-        )
-        self.widget.add_class("mq-workbench")
-
-    def show_results(self, lines: list[str]) -> None:
-        self.views.show_result(lines[0])
-
-    def refresh(self, at_ms: int | None) -> None:
-        self.views.refresh(at_ms)
-
-    def text(self) -> str:
-        """The summary and the last result line, as plain text."""
-        return "\n".join(filter(None, [self.views.text(), self.model.last_result]))
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        return _bundle(self.widget, self.text(), **kwargs)
-
-    @property
-    def timeline(self) -> go.Figure:
-        """The timeline figure shown now."""
-        return self.views.timeline.figure
-
-    @property
-    def shelf(self) -> go.Figure:
-        """The shelf figure shown now."""
-        return self.views.shelf.figure
-
-    @property
-    def depth(self) -> go.Figure:
-        """The depth figure shown now."""
-        return self.views.depth.figure
 
 
 class Comparison(ControlPanel):

@@ -20,7 +20,7 @@ from weakref import WeakKeyDictionary
 
 from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, NEVER, UNCOMMITTED_PUT
 from mqlearn.mqi import cmqc as C
-from mqlearn.viz.names import msg_tag
+from mqlearn.viz.labels import labels_for
 
 if TYPE_CHECKING:
     from mqlearn.engine.events import Event
@@ -63,16 +63,25 @@ class Life:
         "order",
         "priority",
         "put_ms",
+        "seq",
         "spans",
         "tag",
     )
 
     def __init__(
-        self, order: int, msg_id: bytes, priority: int, lane: int, put_ms: int, deadline: int | None
+        self,
+        order: int,
+        seq: int,
+        msg_id: bytes,
+        priority: int,
+        lane: int,
+        put_ms: int,
+        deadline: int | None,
     ) -> None:
         self.order = order
+        self.seq = seq  # the queue manager's number for the message (Event.msg_seq)
         self.msg_id = msg_id
-        self.tag = msg_tag(msg_id)
+        self.tag = ""  # the learner's label for it (mqlearn.viz.labels), set by QueueHistory
         self.priority = priority
         self.lane = lane
         self.put_ms = put_ms
@@ -116,8 +125,7 @@ class QueueHistory:
         self.qm = qm
         self.queue = queue
         self.lives: list[Life] = []
-        self._by_id: dict[bytes, list[Life]] = {}
-        self._by_key: dict[tuple[bytes, int], Life] = {}  # (MsgId, put time) -> latest life
+        self._by_seq: dict[int, Life] = {}  # Event.msg_seq -> the message's life here
         self._seen = 0  # events of the log already folded in
         self._reconciled: tuple[int, ...] | None = None  # the state reconcile() last saw
         # the messages on the queue now, in delivery order, with their palette state
@@ -132,46 +140,42 @@ class QueueHistory:
         self._seen = len(events)
 
     def _apply(self, event: Event) -> None:
-        msg_id, kind, t = event.msg_id, event.kind, event.time_ms
-        if msg_id is None:
+        seq, kind, t = event.msg_seq, event.kind, event.time_ms
+        if seq is None or event.msg_id is None:
             return
         if kind == "put":
-            self._arrive(msg_id, event.priority or 0, event.expiry, t)
-        elif kind in _LEAVES:
-            life = self._on_queue(msg_id)
-            if life is not None:
+            self._arrive(seq, event.msg_id, event.priority or 0, event.expiry, t)
+            return
+        life = self._by_seq.get(seq)
+        if life is None:
+            return
+        if kind in _LEAVES:
+            if life.present:
                 syncpoint = kind == "get" and event.cause == "syncpoint"
                 life.close(t, "in-uow" if syncpoint else _LEAVES[kind])
         elif kind in _MARKS:
-            life = self._on_queue(msg_id)
-            if life is not None:
+            if life.present:
                 mark = "locked" if kind == "browse" and event.cause == "lock" else _MARKS[kind]
                 life.marks.append((mark, t))
         elif kind == "report":
-            life = self._latest(msg_id, present=False)
-            if life is not None:
+            if not life.present:
                 life.marks.append(("report", t))
         elif kind == "backout":
-            self._backout(msg_id, event.cause, t)
+            if event.cause == "put":  # an uncommitted put removed
+                if life.present:
+                    life.close(t, "backout")
+            elif not life.present:  # a syncpoint get restored, or put back by a stopped channel
+                life.reopen(t)
 
-    def _arrive(self, msg_id: bytes, priority: int, expiry: int | None, t: int) -> None:
+    def _arrive(self, seq: int, msg_id: bytes, priority: int, expiry: int | None, t: int) -> None:
         deadline = None if expiry is None or expiry == C.MQEI_UNLIMITED else t + expiry * TENTH_MS
-        self._add(Life(len(self.lives), msg_id, priority, self._lane(priority), t, deadline))
+        lane = self._lane(priority)
+        self._add(Life(len(self.lives), seq, msg_id, priority, lane, t, deadline))
 
     def _add(self, life: Life) -> None:
+        life.tag = labels_for(self.qm).of(life.seq, life.msg_id)
         self.lives.append(life)
-        self._by_id.setdefault(life.msg_id, []).append(life)
-        self._by_key[life.msg_id, life.put_ms] = life
-
-    def _backout(self, msg_id: bytes, cause: str, t: int) -> None:
-        if cause == "put":  # an uncommitted put removed
-            life = self._on_queue(msg_id)
-            if life is not None:
-                life.close(t, "backout")
-        else:  # a syncpoint get restored, or a message a stopped channel put back
-            life = self._latest(msg_id, present=False)
-            if life is not None:
-                life.reopen(t)
+        self._by_seq[life.seq] = life
 
     def _lane(self, priority: int) -> int:
         """The priority the queue orders the message at (DEFPRTY on FIFO, capped at MAXPRTY)."""
@@ -179,17 +183,6 @@ class QueueHistory:
         if local.msgdlvsq == "FIFO":
             return local.defprty
         return min(priority, self.qm.maxprty)
-
-    def _on_queue(self, msg_id: bytes) -> Life | None:
-        """The message a get for this MsgId would meet first: highest lane, then oldest."""
-        present = [life for life in self._by_id.get(msg_id, ()) if life.present]
-        return max(present, key=lambda life: (life.lane, -life.order)) if present else None
-
-    def _latest(self, msg_id: bytes, present: bool) -> Life | None:
-        for life in reversed(self._by_id.get(msg_id, ())):
-            if life.present == present:
-                return life
-        return None
 
     def reconcile(self) -> None:
         """Take exact deadlines, lanes and states of the messages on the queue now (the same
@@ -203,13 +196,15 @@ class QueueHistory:
         if seen == self._reconciled and qm.record_events:
             return
         if not qm.record_events:  # no log: the queue as it is now is all there is to draw
-            self.lives, self._by_id, self._by_key = [], {}, {}
+            self.lives, self._by_seq = [], {}
         on_queue = []
+        labels = labels_for(qm)
         for message in store.messages():
-            life = self._by_key.get((message.msgid, message.put_ms))
+            life = self._by_seq.get(message.seq)
             if life is None:
                 life = Life(
                     len(self.lives),
+                    message.seq,
                     message.msgid,
                     message.priority,
                     message.lane,
@@ -217,6 +212,7 @@ class QueueHistory:
                     None,
                 )
                 self._add(life)
+            life.tag = labels.remember(message)
             life.deadline = None if message.deadline == NEVER else message.deadline
             life.lane = message.lane
             state = _QUEUE_STATES[message.state]

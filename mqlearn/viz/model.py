@@ -3,17 +3,26 @@
 No ipywidgets here (the jupyter-widgets tutorial's model/view split): notebooks, tests and the
 widgets in :mod:`mqlearn.viz.gui` all call the same methods. An action never raises for an MQI
 failure; it returns the reason code by name, as a learner reading the result line needs it.
+Messages are named by their labels (:mod:`mqlearn.viz.labels`), the same in every view.
+
+With ``undo=True`` every action is journaled, so :meth:`WorkbenchModel.undo` and
+:meth:`WorkbenchModel.redo` can move between states: the engine is deterministic, so a state is
+a snapshot taken every few actions plus the actions after it, executed again.
 """
 
 from __future__ import annotations
 
+import pickle
 import warnings
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqlearn.engine.handle import Queue
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, MQWarning
 from mqlearn.mqi.structs import GMO, MD, PMO
+from mqlearn.viz.labels import Labels, attach, labels_for
 from mqlearn.viz.names import FEEDBACKS, MSG_TYPES, Vocabulary, msg_tag, parse_msg_id
 from mqlearn.viz.spec import MS_PER_S
 
@@ -27,14 +36,26 @@ BROWSE_OPTIONS = {
     "next": C.MQGMO_BROWSE_NEXT,
 }
 DATA_SHOWN = 40  # bytes of message data quoted in a result line
+FILL_MAX = 100_000  # messages one fill() may put
+SNAPSHOT_EVERY = 8  # undo: a snapshot after at most this many messages' worth of actions
 _SCAN_CAUSES = ("scan", "refresh")
+
+
+class Entry(NamedTuple):
+    """One journaled action: its method, arguments, and the state before it if snapshotted."""
+
+    action: str
+    kwargs: dict[str, Any]
+    snapshot: bytes | None
 
 
 class WorkbenchModel:
     """One local queue of ``qm`` opened once (one browse cursor, one lock), plus an optional
     reply queue whose reports the views show."""
 
-    def __init__(self, qm: QueueManager, queue: str, reply_q: str | None = None) -> None:
+    def __init__(
+        self, qm: QueueManager, queue: str, reply_q: str | None = None, *, undo: bool = False
+    ) -> None:
         self.qm = qm
         self.queue = queue
         self.reply_q = reply_q
@@ -44,6 +65,17 @@ class WorkbenchModel:
         self.handle = Queue(qm, queue)
         self.vocab = Vocabulary(qm.profile)
         self.last_result = ""
+        self.last_seq: int | None = None  # the message the last get or browse returned
+        self.undoable = undo
+        self._journal: list[Entry] = []
+        self._done = 0  # actions of the journal that make the state shown now
+        self._since_snapshot = SNAPSHOT_EVERY  # messages' worth of actions since the last one
+        self._replaying = False
+
+    @property
+    def labels(self) -> Labels:
+        """The labels of this queue manager's messages (shared with every view of it)."""
+        return labels_for(self.qm)
 
     def __repr__(self) -> str:
         return f"<WorkbenchModel {self.queue} on {self.qm.name} at {self.now_ms} ms>"
@@ -68,8 +100,31 @@ class WorkbenchModel:
         reply_to_q: str = "",
         persistence: int = C.MQPER_PERSISTENCE_AS_Q_DEF,
         syncpoint: bool = False,
+        label: str | None = None,
     ) -> str:
-        """MQPUT one message; the result line names it and its deadline, or the reason code."""
+        """MQPUT one message; the result line names it and its deadline, or the reason code.
+
+        ``label`` names the message in every view (else its data, if short, else its MsgId tag);
+        ``label="auto"`` gives it the next letter: A, B, C, …
+        """
+        kwargs = locals().copy()
+        del kwargs["self"]
+        with self._recorded("put", kwargs, 1):
+            return self._put(
+                data, expiry, priority, report, reply_to_q, persistence, syncpoint, label
+            )
+
+    def _put(
+        self,
+        data: bytes | str,
+        expiry: int,
+        priority: int,
+        report: int,
+        reply_to_q: str,
+        persistence: int,
+        syncpoint: bool,
+        label: str | None,
+    ) -> str:
         payload = data.encode("utf-8") if isinstance(data, str) else data
         md = MD(
             Expiry=expiry,
@@ -87,7 +142,11 @@ class WorkbenchModel:
         except MQMIError as error:
             return self._result(f"MQPUT failed: {self._why(error)}")
         v = self.vocab
-        tag = msg_tag(md.MsgId)
+        put = self._put_event(since)
+        if put is not None and put.msg_seq is not None and label is not None:
+            name = self.labels.next_letter() if label == "auto" else label
+            self.labels.give(put.msg_seq, name)
+        tag = msg_tag(md.MsgId) if put is None else self._name(put)
         head = "MQPUT OK"
         if self.handle.last_reason:
             head = f"MQPUT completed with warning {v.reason(self.handle.last_reason)}"
@@ -96,7 +155,6 @@ class WorkbenchModel:
             f"{v.name('Priority')} {v.value(priority, ('MQPRI_PRIORITY_AS_Q_DEF',))}, "
             f"{v.name('Expiry')} {v.expiry(expiry)}"
         )
-        put = self._event_of(since, "put", md.MsgId)
         if put is not None and put.expiry is not None and put.expiry != expiry:
             line += f" (CAPEXPRY lowered it to {put.expiry}, rule EXP-06)"
         if report:
@@ -125,6 +183,21 @@ class WorkbenchModel:
         ``msg_id``/``correl_id`` (a tag like ``QM1#3``, 48 hex digits or bytes) set the match
         options; a bad value raises ValueError naming the accepted forms.
         """
+        kwargs = locals().copy()
+        del kwargs["self"]
+        with self._recorded("get", kwargs, 1):
+            return self._get(browse, msg_id, correl_id, lock, under_cursor, syncpoint, wait_ms)
+
+    def _get(
+        self,
+        browse: str | None,
+        msg_id: bytes | str | None,
+        correl_id: bytes | str | None,
+        lock: bool,
+        under_cursor: bool,
+        syncpoint: bool,
+        wait_ms: int,
+    ) -> str:
         if browse not in BROWSE_OPTIONS:
             raise ValueError(f"browse must be None, 'first' or 'next', got {browse!r}")
         if type(wait_ms) is not int or wait_ms < 0:
@@ -154,12 +227,17 @@ class WorkbenchModel:
         if browse is not None:
             verb += f" {self.vocab.name(f'MQGMO_BROWSE_{browse.upper()}')}"
         since, start = len(self.qm.events), self.now_ms
+        self.last_seq = None
         try:
             data = self.handle.get(None, md, gmo)
         except MQMIError as error:
             line = f"{verb} failed: {self._why(error)}"
         else:
-            line = f"{verb} OK: {self._describe(md, data)}"
+            name = msg_tag(md.MsgId)
+            if self.qm.record_events:
+                found = self._new_events(since)[-1]  # the call's own get or browse event
+                self.last_seq, name = found.msg_seq, self._name(found)
+            line = f"{verb} OK: {self._describe(md, data, name)}"
             if lock:
                 line += "; locked for this handle"
             if syncpoint:
@@ -172,9 +250,10 @@ class WorkbenchModel:
         """Move the virtual clock forward ``ms`` (> 0) milliseconds; the line says what is expired."""
         if type(ms) is not int or ms <= 0:
             raise ValueError(f"ms must be a positive int, got {ms!r}")
-        since = len(self.qm.events)
-        self.qm.sim.advance(ms=ms)
-        return self.after_advance(ms, since)
+        with self._recorded("advance", {"ms": ms}, 1):
+            since = len(self.qm.events)
+            self.qm.sim.advance(ms=ms)
+            return self.after_advance(ms, since)
 
     def after_advance(self, ms: int, since: int) -> str:
         """The result line of ``ms`` of virtual time that has just passed (``since``: length of
@@ -197,21 +276,112 @@ class WorkbenchModel:
 
     def commit(self) -> str:
         """MQCMIT the queue manager's unit of work."""
-        count = self.qm.in_unit_of_work
-        self.qm.commit()
-        return self._result(f"MQCMIT OK: {count} operation(s) committed")
+        with self._recorded("commit", {}, 1):
+            count = self.qm.in_unit_of_work
+            self.qm.commit()
+            return self._result(f"MQCMIT OK: {count} operation(s) committed")
 
     def backout(self) -> str:
         """MQBACK the queue manager's unit of work (got messages return in place: UOW-01)."""
-        count = self.qm.in_unit_of_work
-        self.qm.backout()
-        line = f"MQBACK OK: {count} operation(s) backed out"
-        if count:
-            line += (
-                "; got messages are back in place with BackoutCount + 1 and their old "
-                "deadlines (UOW-01)"
+        with self._recorded("backout", {}, 1):
+            count = self.qm.in_unit_of_work
+            self.qm.backout()
+            line = f"MQBACK OK: {count} operation(s) backed out"
+            if count:
+                line += (
+                    "; got messages are back in place with BackoutCount + 1 and their old "
+                    "deadlines (UOW-01)"
+                )
+            return self._result(line)
+
+    def fill(self, count: int, expiry: int = 600, expired_every: int = 0) -> str:
+        """Put ``count`` messages at once (one action for undo), priorities 0-9 in turn, with
+        ``expiry`` tenths; every ``expired_every``-th message (0: none) gets Expiry 1, so it
+        has expired a tenth of a second later. For demonstrations and benchmarks."""
+        if type(count) is not int or not 0 < count <= FILL_MAX:
+            raise ValueError(f"count must be an int in 1..{FILL_MAX}, got {count!r}")
+        if type(expired_every) is not int or expired_every < 0:
+            raise ValueError(f"expired_every must be a non-negative int, got {expired_every!r}")
+        kwargs = {"count": count, "expiry": expiry, "expired_every": expired_every}
+        with self._recorded("fill", kwargs, count):
+            for i in range(count):
+                short = expired_every and i % expired_every == expired_every - 1
+                md = MD(Expiry=1 if short else expiry, Priority=i % 10)
+                self.handle.put(b"m%d" % i, md, PMO(Options=C.MQPMO_NO_SYNCPOINT))
+            return self._result(
+                f"MQPUT x {count} OK on {self.queue}: CURDEPTH {self.qm.curdepth(self.queue)}"
             )
-        return self._result(line)
+
+    # -- undo and redo ----------------------------------------------------------------------------
+    @property
+    def can_undo(self) -> bool:
+        return self._done > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return self._done < len(self._journal)
+
+    def undo(self) -> str:
+        """Go back to the state before the last action (its snapshot, then the actions since)."""
+        if not self.undoable:
+            raise ValueError("this model keeps no journal: create it with undo=True")
+        if not self.can_undo:
+            return self._result("Nothing to undo")
+        target = self._done - 1
+        undone = self._journal[target]
+        start = max(i for i in range(target + 1) if self._journal[i].snapshot is not None)
+        snapshot = self._journal[start].snapshot
+        assert snapshot is not None  # the first action always has one
+        self._restore(snapshot)
+        self._rerun(self._journal[start:target])
+        self._done = target
+        self._since_snapshot = SNAPSHOT_EVERY  # the next action snapshots (cheap, and safe)
+        return self._result(
+            f"Undone: {undone.action}. Back at {self.now_ms / MS_PER_S:.1f} s, "
+            f"CURDEPTH {self.qm.curdepth(self.queue)}"
+        )
+
+    def redo(self) -> str:
+        """Do the last undone action again (the same call on the same state: the same result)."""
+        if not self.undoable:
+            raise ValueError("this model keeps no journal: create it with undo=True")
+        if not self.can_redo:
+            return self._result("Nothing to redo")
+        entry = self._journal[self._done]
+        self._rerun([entry])
+        self._done += 1
+        return self.last_result
+
+    def _rerun(self, entries: list[Entry]) -> None:
+        self._replaying = True
+        try:
+            for entry in entries:
+                getattr(self, entry.action)(**entry.kwargs)
+        finally:
+            self._replaying = False
+
+    @contextmanager
+    def _recorded(self, action: str, kwargs: dict[str, Any], cost: int) -> Iterator[None]:
+        """Journal an action that completes (one that raises is not recorded); ``cost`` counts
+        the messages it puts, which decides when the next snapshot is due."""
+        if not self.undoable or self._replaying:
+            yield
+            return
+        snapshot = self._snapshot() if self._since_snapshot >= SNAPSHOT_EVERY else None
+        yield
+        del self._journal[self._done :]  # a new action forgets what could have been redone
+        self._journal.append(Entry(action, kwargs, snapshot))
+        self._done += 1
+        self._since_snapshot = cost if snapshot is not None else self._since_snapshot + cost
+
+    def _snapshot(self) -> bytes:
+        state = (self.qm, self.handle, self.labels, self.last_result, self.last_seq)
+        return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def _restore(self, snapshot: bytes) -> None:
+        qm, self.handle, labels, self.last_result, self.last_seq = pickle.loads(snapshot)
+        self.qm = qm
+        attach(qm, labels)
 
     # -- reading the state ------------------------------------------------------------------------
     def expired_count(self) -> int:
@@ -228,12 +398,12 @@ class WorkbenchModel:
         why = self.vocab.reason(error.reason)
         return f"{why}: {error.detail}" if error.detail else why
 
-    def _describe(self, md: MD, data: bytes) -> str:
+    def _describe(self, md: MD, data: bytes, name: str) -> str:
         """The descriptor fields that matter, as a get returned them."""
         v = self.vocab
         shown = data[:DATA_SHOWN] + (b"..." if len(data) > DATA_SHOWN else b"")
         parts = [
-            msg_tag(md.MsgId),
+            name,
             f"data {shown!r}",
             f"{v.name('Priority')} {md.Priority}",
             f"{v.name('Expiry')} {v.expiry(md.Expiry)} (remaining, EXP-11)",
@@ -258,7 +428,7 @@ class WorkbenchModel:
         ]
         if not discards:
             return ""
-        tags = [msg_tag(e.msg_id) for e in discards if e.msg_id is not None]
+        tags = [self._name(e) for e in discards]
         if any(e.cause == "cursor" for e in discards):
             rule = "LCK-01"
         elif matching:
@@ -270,8 +440,15 @@ class WorkbenchModel:
     def _new_events(self, since: int) -> list[Event]:
         return self.qm.events[since:]
 
-    def _event_of(self, since: int, kind: str, msg_id: bytes) -> Event | None:
+    def _put_event(self, since: int) -> Event | None:
+        """The put event of the application's message put since then (not a generated one)."""
         for event in self._new_events(since):
-            if event.kind == kind and event.msg_id == msg_id:
+            if event.kind == "put" and event.cause != "qmgr":
                 return event
         return None
+
+    def _name(self, event: Event) -> str:
+        """The label of the message an event concerns, with its MsgId tag when they differ."""
+        tag = msg_tag(event.msg_id) if event.msg_id is not None else "-"
+        name = self.labels.of(event.msg_seq, event.msg_id)
+        return name if name == tag else f"{name} (MsgId {tag})"

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from mqlearn.engine.descriptor import message_fields
 from mqlearn.mqi import cmqc as C
 from mqlearn.viz import palette
+from mqlearn.viz.labels import labels_for
 from mqlearn.viz.names import FEEDBACKS, MSG_TYPES, Vocabulary, msg_tag
 from mqlearn.viz.spec import HEIGHT, MS_PER_S, TEMPLATE, Spec, figure, view_time
 
@@ -59,6 +60,7 @@ def event_table_spec(
     if last < 1:
         raise ValueError(f"last must be at least 1, got {last!r}")
     vocab = Vocabulary(qm.profile)
+    labels = labels_for(qm)
     chosen = []
     for event in reversed(qm.events):
         if event.time_ms <= t and (queue is None or event.queue == queue):
@@ -70,7 +72,7 @@ def event_table_spec(
         "time (s)",
         "queue",
         "event",
-        vocab.name("MsgId"),
+        "message",
         vocab.name("Priority"),
         vocab.name("Expiry"),
         "cause",
@@ -83,7 +85,7 @@ def event_table_spec(
             f"{e.time_ms / MS_PER_S:.1f}",
             e.queue,
             palette.kind_label(e.kind),
-            msg_tag(e.msg_id) if e.msg_id is not None else "",
+            labels.of(e.msg_seq, e.msg_id) if e.msg_seq is not None else "",
             "" if e.priority is None else str(e.priority),
             vocab.expiry(e.expiry),
             e.cause,

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mqlearn.viz.history import history
-from mqlearn.viz.names import Vocabulary, msg_tag
+from mqlearn.viz.labels import labels_for
+from mqlearn.viz.names import Vocabulary
 from mqlearn.viz.spec import MS_PER_S, view_time
 from mqlearn.viz.xqh import xqh_rows
 
@@ -49,8 +50,8 @@ def summary(qm: QueueManager, queue: str, at_ms: int | None = None) -> str:
         return text + ". Nothing has happened on it yet."
     vocab = Vocabulary(qm.profile)
     what = last.kind + (f" ({last.cause})" if last.cause else "")
-    if last.msg_id is not None:
-        what += f" {msg_tag(last.msg_id)}"
+    if last.msg_seq is not None:
+        what += f" {labels_for(qm).of(last.msg_seq, last.msg_id)}"
     if last.reason:
         what += f": {vocab.reason(last.reason)}"
     return text + f". Last event: {what} at {last.time_ms / MS_PER_S:.1f} s."

@@ -1,6 +1,6 @@
 """The figures, drawn from scripted scenarios and read back without a browser.
 
-Each test names the rule its picture has to show. Marker traces carry the message tags (QM1#n)
+Each test names the rule its picture has to show. Marker traces carry the message labels (A, B, …)
 as their ``text``, so a test can ask which messages a figure marks as discarded, got or expired.
 """
 
@@ -31,10 +31,11 @@ EXPIRED_LINE = "on the queue, expired (not yet discarded)"
 
 
 def puts(model: WorkbenchModel, *specs: tuple[int, int]) -> list[str]:
-    """Put one message per (Expiry, Priority); returns their tags QM1#1, QM1#2, ..."""
+    """Put one message per (Expiry, Priority), labelled A, B, …; returns the labels."""
     for expiry, priority in specs:
-        assert model.put(b"m", expiry=expiry, priority=priority).startswith("MQPUT OK")
-    return [f"QM1#{n}" for n in range(1, len(specs) + 1)]
+        line = model.put(b"data", expiry=expiry, priority=priority, label="auto")
+        assert line.startswith("MQPUT OK")
+    return [chr(ord("A") + n) for n in range(len(specs))]
 
 
 def fifo_scenario() -> tuple[WorkbenchModel, list[str]]:
@@ -251,7 +252,7 @@ def test_md03_ibmi_profile_labels_views_with_short_names() -> None:
     model.put(b"y")
     model.advance(2_000)
     live = trace(figures.shelf(model.qm, APP_Q), "live").text
-    assert list(live) == ["QM1#2 · MDPRI 0 · MDEXP EIULIM at put · never expires"]
+    assert list(live) == ["y · MDPRI 0 · MDEXP EIULIM at put · never expires"]  # data as label
     model.get()
     model.get()
     assert "RC2033 (MQRC_NO_MSG_AVAILABLE)" in model.last_result
@@ -306,5 +307,5 @@ def test_timeline_draws_the_latest_lanes_only() -> None:
     model = new_model("FIFO")
     puts(model, *[(C.MQEI_UNLIMITED, 0)] * 5)
     fig = figures.timeline(model.qm, APP_Q, max_lanes=3)
-    assert list(fig.layout.yaxis.ticktext) == ["QM1#3", "QM1#4", "QM1#5"]
+    assert list(fig.layout.yaxis.ticktext) == ["C", "D", "E"]
     assert "latest 3 of 5 messages" in fig.layout.title.text

@@ -60,8 +60,21 @@ def test_dom_hooks_and_descriptions_of_every_control() -> None:
         "mq-play",
         "mq-summary",
         "mq-eventlog",
-        "mq-shelf",
         "mq-timeline",
+        "mq-depth",
+        # docs/views.md, the stable hooks
+        "mq-browse",
+        "mq-step",
+        "mq-undo",
+        "mq-redo",
+        "mq-reset",
+        "mq-advance-100ms",
+        "mq-queue-type",
+        "mq-profile",
+        "mq-expiry",
+        "mq-priority",
+        "mq-data",
+        "mq-result",
     ):
         assert hook in classes, hook
     passive = (widgets.HTML, widgets.Label, widgets.Output, widgets.Box, go.FigureWidget)
@@ -77,22 +90,23 @@ def test_dom_hooks_and_descriptions_of_every_control() -> None:
 def test_exp22_put_advance_get_updates_figures_summary_and_result() -> None:
     """EXP-22 through the widget: the expired message is shown expired, then discarded."""
     wb = Workbench(msgdlvsq="FIFO")
+    wb.charts.selected_index = 0  # the charts and the event log are drawn while open
     before = text_of(wb.summary)
     put(wb, data="first", expiry=10, priority=0)
     put(wb, data="second", expiry=-1)
-    assert text_of(wb.result).count("MQPUT OK: QM1#2") == 1
-    assert tags_of(wb.shelf, "live") == ["QM1#1", "QM1#2"]
+    assert text_of(wb.result).count("MQPUT OK: B (MsgId QM1#2)") == 1
+    assert tags_of(wb.shelf, "live") == ["A", "B"]
     assert text_of(wb.summary) != before and "CURDEPTH 2" in text_of(wb.summary)
 
     advance(wb, 1)
-    assert tags_of(wb.shelf, EXPIRED) == ["QM1#1"]
+    assert tags_of(wb.shelf, EXPIRED) == ["A"]
     assert list(trace(wb.timeline, "now").x) == [1.0, 1.0]
     assert "1 expired but not yet discarded" in text_of(wb.summary)
 
     wb.get_button.click()
-    assert "MQGET OK: QM1#2" in text_of(wb.result)
-    assert "discarded 1 expired on the way: QM1#1 (EXP-22)" in text_of(wb.result)
-    assert tags_of(wb.timeline, "discarded") == ["QM1#1"]
+    assert "MQGET OK: B (MsgId QM1#2)" in text_of(wb.result)
+    assert "discarded 1 expired on the way: A (MsgId QM1#1) (EXP-22)" in text_of(wb.result)
+    assert tags_of(wb.timeline, "discarded") == ["A"]
     assert tags_of(wb.shelf, EXPIRED) == []
     assert trace(wb.depth, "live").y[-1] == 0
     assert "MQRC_NO_MSG_AVAILABLE" not in text_of(wb.event_log)
@@ -109,16 +123,16 @@ def test_browse_lock_under_cursor_and_unit_of_work_controls() -> None:
     put(wb, expiry=600)
     wb.browse.value, wb.lock.value = "first", True
     wb.get_button.click()
-    assert "MQGMO_BROWSE_FIRST OK: QM1#1" in text_of(wb.result)
-    assert tags_of(wb.shelf, "locked by a browse") == ["QM1#1"]
-    wb.browse.value, wb.lock.value, wb.under_cursor.value = None, False, True
+    assert "MQGMO_BROWSE_FIRST OK: A (MsgId QM1#1)" in text_of(wb.result)
+    assert tags_of(wb.shelf, "locked by a browse") == ["A"]
+    wb.browse.value, wb.lock.value, wb.under_cursor.value = "get", False, True
     wb.get_syncpoint.value = True
     wb.get_button.click()
-    assert "MQGET OK: QM1#1" in text_of(wb.result)
-    assert tags_of(wb.shelf, "got in unit of work") == ["QM1#1"]
+    assert "MQGET OK: A (MsgId QM1#1)" in text_of(wb.result)
+    assert tags_of(wb.shelf, "got in unit of work") == ["A"]
     wb.backout_button.click()
     assert "MQBACK OK: 1 operation(s) backed out" in text_of(wb.result)
-    assert tags_of(wb.shelf, "live") == ["QM1#1"]
+    assert tags_of(wb.shelf, "live") == ["A"]
     wb.commit_button.click()
     assert "MQCMIT OK" in text_of(wb.result)
     assert wb.failures == []
@@ -130,7 +144,7 @@ def test_match_fields_accept_tags_and_explain_bad_input() -> None:
     put(wb, expiry=-1)
     wb.match_msg_id.value = "QM1#2"
     wb.get_button.click()
-    assert "MQGET OK: QM1#2" in text_of(wb.result)
+    assert "MQGET OK: B (MsgId QM1#2)" in text_of(wb.result)
     wb.match_msg_id.value = "not an id"
     wb.get_button.click()
     assert "MQGET not called: identifier 'not an id'" in text_of(wb.result)
@@ -157,12 +171,12 @@ def test_replay_slider_redraws_the_past_and_back_to_now() -> None:
     advance(wb, 1)
     assert wb.replay.max == 2.0 and wb.replay.value == 2.0
     wb.replay_at(0.5)
-    assert tags_of(wb.shelf, "live") == ["QM1#1"]
+    assert tags_of(wb.shelf, "live") == ["A"]
     assert "at 0.5 s" in wb.shelf.layout.title.text
     assert "replay" in text_of(wb.summary)
     assert list(trace(wb.depth, "replay").x) == [0.5, 0.5]
     wb.live_button.click()
-    assert tags_of(wb.shelf, EXPIRED) == ["QM1#1"]
+    assert tags_of(wb.shelf, EXPIRED) == ["A"]
     assert list(trace(wb.depth, "replay").x) == []
     assert wb.replay.value == 2.0
     assert wb.failures == []
@@ -183,6 +197,7 @@ def test_ibmi_workbench_describes_controls_with_short_names() -> None:
 def test_reports_reach_the_inbox_widget() -> None:
     """RPT-02: the expiration report appears once the get discards the message."""
     wb = Workbench(msgdlvsq="FIFO")
+    wb.charts.selected_index = 0
     put(wb, expiry=10, report=C.MQRO_EXPIRATION)
     advance(wb, 10)
     assert "Report inbox REPLY.Q: 0 message(s)" in text_of(wb.inbox)
@@ -195,20 +210,20 @@ def test_reports_reach_the_inbox_widget() -> None:
 def test_comparison_same_puts_different_discards() -> None:
     """EXP-22 vs EXP-23: FIFO discards the first put, PRIORITY the high-priority one."""
     cmp = Comparison()
-    put(cmp, expiry=10, priority=0)  # FIFO.Q QM1#1, PRIORITY.Q QM1#2
-    put(cmp, expiry=-1, priority=5)  # QM1#3, QM1#4
-    put(cmp, expiry=10, priority=9)  # QM1#5, QM1#6
+    put(cmp, expiry=10, priority=0)  # A: FIFO.Q QM1#1, PRIORITY.Q QM1#2
+    put(cmp, expiry=-1, priority=5)  # B: QM1#3, QM1#4
+    put(cmp, expiry=10, priority=9)  # C: QM1#5, QM1#6
     advance(cmp, 1)
     cmp.get_button.click()
     fifo, prio = cmp.views
-    assert "MQGET OK: QM1#3" in text_of(fifo.result)
-    assert "discarded 1 expired on the way: QM1#1 (EXP-22)" in text_of(fifo.result)
-    assert "MQGET OK: QM1#4" in text_of(prio.result)
-    assert "discarded 1 expired on the way: QM1#6 (EXP-23)" in text_of(prio.result)
-    assert tags_of(fifo.timeline.figure, "discarded") == ["QM1#1"]
-    assert tags_of(prio.timeline.figure, "discarded") == ["QM1#6"]
-    assert tags_of(fifo.shelf.figure, EXPIRED) == ["QM1#5"]
-    assert tags_of(prio.shelf.figure, EXPIRED) == ["QM1#2"]
+    assert "MQGET OK: B (MsgId QM1#3)" in text_of(fifo.result)
+    assert "discarded 1 expired on the way: A (MsgId QM1#1) (EXP-22)" in text_of(fifo.result)
+    assert "MQGET OK: B (MsgId QM1#4)" in text_of(prio.result)
+    assert "discarded 1 expired on the way: C (MsgId QM1#6) (EXP-23)" in text_of(prio.result)
+    assert tags_of(fifo.timeline.figure, "discarded") == ["A"]
+    assert tags_of(prio.timeline.figure, "discarded") == ["C"]
+    assert tags_of(fifo.shelf.figure, EXPIRED) == ["C"]
+    assert tags_of(prio.shelf.figure, EXPIRED) == ["A"]
     assert cmp.qm.sim.now == 1_000  # one clock, advanced once
     assert "FIFO.Q (FIFO)" in cmp.text() and "PRIORITY.Q (PRIORITY)" in cmp.text()
     assert cmp.failures == []
@@ -236,7 +251,7 @@ def test_mimebundle_text_is_the_summary() -> None:
     put(wb, expiry=10)
     bundle = wb._repr_mimebundle_()
     assert bundle["text/plain"].startswith("At 0.0 s on QM1: APP.IN (PRIORITY) has CURDEPTH 1")
-    assert "MQPUT OK: QM1#1" in bundle["text/plain"]
+    assert "MQPUT OK: A (MsgId QM1#1)" in bundle["text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in bundle
 
 
@@ -279,5 +294,5 @@ def test_workbench_without_reply_queue_hides_the_inbox() -> None:
     wb = Workbench(reply_q=None)
     assert wb.inbox.layout.display == "none" and wb.reply_to.value == ""
     put(wb, expiry=10)
-    assert "MQPUT OK: QM1#1" in text_of(wb.result)
+    assert "MQPUT OK: A (MsgId QM1#1)" in text_of(wb.result)
     assert wb.failures == []

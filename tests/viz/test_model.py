@@ -193,7 +193,7 @@ def test_summary_gives_time_depth_counts_and_last_event() -> None:
     model.advance(1_500)
     assert summary(model.qm, APP_Q) == (
         "At 1.5 s on QM1: APP.IN (FIFO) has CURDEPTH 2: 1 live, 1 expired but not yet "
-        "discarded (they still count in CURDEPTH, rule EXP-25). Last event: put QM1#2 at 0.0 s."
+        "discarded (they still count in CURDEPTH, rule EXP-25). Last event: put b at 0.0 s."
     )
     model.get()
     assert summary(model.qm, APP_Q, at_ms=500).startswith(
@@ -210,7 +210,7 @@ def test_views_work_with_the_event_log_off() -> None:
     model.put(b"b")
     model.put(b"c")
     model.advance(2_000)
-    assert model.get().startswith("MQGET OK: QM1#2")
+    assert model.get().startswith("MQGET OK: QM1#2")  # no log, no label: the MsgId tag
     timeline = figures.timeline(qm, APP_Q)
-    assert list(timeline.layout.yaxis.ticktext) == ["QM1#3"]
+    assert list(timeline.layout.yaxis.ticktext) == ["c"]  # its data, read off the queue
     assert summary(qm, APP_Q).startswith("At 2.0 s on QM1: APP.IN (FIFO) has CURDEPTH 1: 1 live")

@@ -1,0 +1,127 @@
+"""The learner's names for messages: one label per message, the same in every view.
+
+A message is named, in this order of preference, by the label given when it was put (a letter
+the workbench hands out, or one a notebook chooses), by its data when that is short printable
+text (notebooks put ``b"A"``, ``b"B"`` …), else by a short id. An expiration report is named after
+the message it reports on (``R·A``). Labels are keyed by the queue manager's message number
+(``Event.msg_seq``), so two messages with one MsgId never share a label by accident.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from string import ascii_uppercase
+from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
+
+from mqlearn.viz.names import msg_tag
+
+if TYPE_CHECKING:
+    from mqlearn.engine.events import Event
+    from mqlearn.engine.message import Message
+    from mqlearn.engine.qmgr import QueueManager
+
+DATA_LABEL_CHARS = 8  # data up to this many printable characters is its own label
+REPORT_PREFIX = "R·"
+
+
+def letters(n: int) -> str:
+    """The ``n``-th label of the sequence A, B, …, Z, AA, AB, … (``n`` counts from 0)."""
+    label = ""
+    n += 1
+    while n:
+        n, rest = divmod(n - 1, len(ascii_uppercase))
+        label = ascii_uppercase[rest] + label
+    return label
+
+
+def data_label(data: bytes) -> str | None:
+    """``data`` as a label when it is short printable ASCII text, else None."""
+    if not 0 < len(data) <= DATA_LABEL_CHARS:
+        return None
+    try:
+        text = data.decode("ascii")
+    except UnicodeDecodeError:
+        return None
+    return text if text.isprintable() and text.strip() == text else None
+
+
+class Labels:
+    """Labels of one queue manager's messages, by message number (``msg_seq``)."""
+
+    def __init__(self) -> None:
+        self._by_seq: dict[int, str] = {}
+        self._folded = 0  # events already looked at by :meth:`fold`
+        self._letters = 0  # letters handed out by :meth:`next_letter`
+
+    def __len__(self) -> int:
+        return len(self._by_seq)
+
+    def give(self, seq: int, label: str) -> None:
+        """Name a message explicitly (a label given at put wins over everything else)."""
+        if not label or not label.isprintable():
+            raise ValueError(f"a label must be non-empty printable text, got {label!r}")
+        self._by_seq[seq] = label
+
+    def next_letter(self) -> str:
+        """The next letter of A, B, …, Z, AA, … (each handed out once)."""
+        self._letters += 1
+        return letters(self._letters - 1)
+
+    @property
+    def last_letter(self) -> str:
+        """The letter :meth:`next_letter` handed out last (A before the first)."""
+        return letters(max(self._letters - 1, 0))
+
+    def remember(self, message: Message) -> str:
+        """The label of a message the views can see now, kept for when it has gone."""
+        found = self._by_seq.get(message.seq)
+        if found is None:
+            found = data_label(message.data) or msg_tag(message.msgid)
+            self._by_seq[message.seq] = found
+        return found
+
+    def of(self, seq: int | None, msg_id: bytes | None = None) -> str:
+        """The label of message ``seq``; one never seen gets its MsgId tag (or ``#seq``)."""
+        if seq is None:
+            return "-"
+        found = self._by_seq.get(seq)
+        if found is not None:
+            return found
+        return msg_tag(msg_id) if msg_id is not None else f"#{seq}"
+
+    def fold(self, log: Sequence[Event]) -> None:
+        """Name the reports in new events after the message they report on.
+
+        The engine logs a report's own ``put`` (cause ``qmgr``) just before the ``report`` event
+        of the discarded message (docs/engine.md, "The event log"); ``log`` is the whole log.
+        """
+        for i in range(self._folded, len(log)):
+            event = log[i]
+            if event.kind != "report" or event.msg_seq is None:
+                continue
+            for earlier in reversed(log[self._folded : i]):
+                if earlier.kind == "put" and earlier.cause == "qmgr" and earlier.qmgr == event.qmgr:
+                    if earlier.msg_seq is not None and earlier.msg_seq not in self._by_seq:
+                        name = self.of(event.msg_seq, event.msg_id)
+                        self._by_seq[earlier.msg_seq] = REPORT_PREFIX + name
+                    break
+                if earlier.kind == "discard":
+                    break  # this report was thrown away: no put of it stands before
+        self._folded = len(log)
+
+
+_REGISTRY: WeakKeyDictionary[QueueManager, Labels] = WeakKeyDictionary()
+
+
+def labels_for(qm: QueueManager) -> Labels:
+    """The labels of ``qm``'s messages, shared by every view of it."""
+    found = _REGISTRY.get(qm)
+    if found is None:
+        found = _REGISTRY[qm] = Labels()
+    return found
+
+
+def attach(qm: QueueManager, labels: Labels) -> None:
+    """Make ``labels`` the labels of ``qm`` (a queue manager restored from a snapshot)."""
+    _REGISTRY[qm] = labels

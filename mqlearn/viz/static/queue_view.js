@@ -1,0 +1,314 @@
+// The animated queue view (mqlearn.viz.queue_view.QueueView): an anywidget ES module, no build step.
+//
+// The kernel sends `state` = {scene, transition}: the queue after an action, and the steps the
+// action took (a get's walk, discards, reports, puts, a scan's sweep), each naming its message by
+// the queue manager's number (msg_seq). The view plays the steps on the chips it shows now, then
+// draws the new scene. `shown` counts the steps revealed when the learner steps by hand.
+// Stable hooks (docs/views.md): every chip is an element `.mq-chip` with data-label, data-state,
+// data-lane and data-expiry.
+
+const REDUCED = () =>
+  typeof window.matchMedia === "function" &&
+  window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const STEP_MS = 320; // one step of a walk at full speed
+const WALK_MS = 2400; // a long walk is sped up to take about this long
+
+const GLYPH = {
+  live: "●", expired: "⊘", locked: "⊕", uncommitted: "○", "in-uow": "▽",
+  discarded: "✕", got: "▼", report: "★", "in-transit": "▶",
+};
+const STATE_TEXT = {
+  live: "live",
+  expired: "expired, not yet discarded: still counted in CURDEPTH (EXP-25)",
+  locked: "locked by a browse with MQGMO_LOCK",
+  uncommitted: "put under syncpoint, not committed: counted, not gettable",
+  "in-uow": "got under syncpoint, not committed",
+  discarded: "discarded",
+  got: "got",
+  report: "expiration report",
+};
+
+function el(tag, cls, text) {
+  const node = document.createElement(tag);
+  if (cls) node.className = cls;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function seconds(ms) {
+  return (ms / 1000).toFixed(1) + " s";
+}
+
+function expiryText(c) {
+  if (c.expiry === -1) return "∞";
+  if (c.expiry === 0) return "0";
+  return String(c.expiry);
+}
+
+function makeChip(c) {
+  const node = el("div", "mq-chip");
+  node.dataset.id = String(c.id);
+  node.dataset.label = c.label;
+  node.dataset.state = c.state;
+  node.dataset.lane = String(c.lane);
+  node.dataset.expiry = String(c.expiry);
+  if (c.embedded_expiry !== undefined) node.dataset.embeddedExpiry = String(c.embedded_expiry);
+  node.appendChild(el("span", "mq-chip-glyph", GLYPH[c.state] || ""));
+  node.appendChild(el("span", "mq-chip-label", c.label));
+  node.appendChild(el("span", "mq-chip-expiry", expiryText(c)));
+  const deadline = c.deadline_ms === null ? "never expires" : "deadline " + seconds(c.deadline_ms);
+  node.title =
+    `${c.label}: Priority ${c.priority}, Expiry ${expiryText(c)} tenths left, ${deadline}; ` +
+    (STATE_TEXT[c.state] || c.state);
+  return node;
+}
+
+function setState(node, state) {
+  node.dataset.state = state;
+  const glyph = node.querySelector(".mq-chip-glyph");
+  if (glyph) glyph.textContent = GLYPH[state] || "";
+}
+
+function render(root, scene, transition) {
+  root.replaceChildren();
+  const head = el("div", "mq-qv-head");
+  const where = el("span", "mq-qv-where",
+    `${scene.qmgr} · ${scene.queue} (${scene.msgdlvsq}) · profile ${scene.profile}`);
+  const clock = el("span", "mq-qv-clock", (scene.live ? "now " : "replay at ") + seconds(scene.now_ms));
+  const depth = el("span", "mq-qv-depth",
+    `CURDEPTH ${scene.curdepth} · ${scene.expired} expired, not yet discarded`);
+  head.append(where, clock, depth);
+  root.appendChild(head);
+
+  const narration = el("div", "mq-qv-narration", transition && transition.summary ? transition.summary : "");
+  root.appendChild(narration);
+
+  const body = el("div", "mq-qv-body");
+  const lanes = el("div", "mq-qv-lanes");
+  const fifo = scene.msgdlvsq === "FIFO";
+  for (const lane of scene.lanes) {
+    const row = el("div", "mq-lane");
+    row.dataset.lane = String(lane.lane);
+    row.appendChild(el("span", "mq-lane-label", fifo ? `FIFO (all at ${lane.lane})` : `priority ${lane.lane}`));
+    const chips = el("div", "mq-lane-chips");
+    for (const c of lane.chips) chips.appendChild(makeChip(c));
+    if (lane.more.count) {
+      const more = el("span", "mq-more", `+${lane.more.count} more (${lane.more.expired} expired)`);
+      more.dataset.count = String(lane.more.count);
+      chips.appendChild(more);
+    }
+    row.appendChild(chips);
+    lanes.appendChild(row);
+  }
+  body.appendChild(lanes);
+
+  const side = el("div", "mq-qv-side");
+  const out = el("div", "mq-qv-box mq-qv-out");
+  out.appendChild(el("div", "mq-qv-box-title", "returned to the application"));
+  const tray = el("div", "mq-qv-box mq-qv-tray");
+  tray.appendChild(el("div", "mq-qv-box-title", "discarded (gone for good)"));
+  for (const c of scene.tray) tray.appendChild(makeChip(c));
+  side.append(out, tray);
+  if (scene.reply) {
+    const reply = el("div", "mq-qv-box mq-qv-reply");
+    reply.appendChild(el("div", "mq-qv-box-title", `${scene.reply.queue} · CURDEPTH ${scene.reply.curdepth}`));
+    for (const c of scene.reply.chips) reply.appendChild(makeChip(c));
+    side.appendChild(reply);
+  }
+  body.appendChild(side);
+  root.appendChild(body);
+
+  if (transition && transition.got) {
+    const got = makeChip(transition.got);
+    got.classList.add("mq-lifted");
+    out.appendChild(got);
+  }
+  if (transition && transition.stop_mark) markStop(root, transition.stop_mark);
+  if (transition) {
+    for (const id of transition.entering || []) {
+      const node = chipNode(root, id);
+      if (node) node.classList.add("mq-entering");
+    }
+  }
+}
+
+function chipNode(root, id) {
+  return root.querySelector(`.mq-qv-lanes .mq-chip[data-id="${id}"]`);
+}
+
+function markStop(root, where) {
+  // where = {before: msg id | null, lane: lane of the stop}: the walk stopped just ahead of it
+  root.querySelectorAll(".mq-stop").forEach((n) => n.remove());
+  const mark = el("span", "mq-stop", "walk stopped");
+  mark.title = "the get stopped here: expired messages behind this mark were not touched";
+  const next = where.before === null ? null : chipNode(root, where.before);
+  if (next) {
+    next.parentNode.insertBefore(mark, next);
+  } else {
+    const lanes = root.querySelectorAll(".mq-lane-chips");
+    if (lanes.length) lanes[lanes.length - 1].appendChild(mark);
+  }
+}
+
+// Move `node` into `target` with a FLIP animation (from where it was to where it lands).
+function fly(node, target, ms) {
+  const from = node.getBoundingClientRect();
+  target.appendChild(node);
+  if (!ms) return;
+  const to = node.getBoundingClientRect();
+  const dx = from.left - to.left;
+  const dy = from.top - to.top;
+  node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
+    { duration: ms, easing: "ease-in-out" });
+}
+
+function applyStep(root, step, ms) {
+  const narration = root.querySelector(".mq-qv-narration");
+  root.querySelectorAll(".mq-visiting").forEach((n) => n.classList.remove("mq-visiting"));
+  const node = step.id === undefined || step.id === null ? null : chipNode(root, step.id);
+  const rule = step.rule ? ` (${step.rule})` : "";
+  let say = "";
+  switch (step.op) {
+    case "visit":
+      if (node) node.classList.add("mq-visiting");
+      say = `the ${root.dataset.walk || "get"} looks at ${step.label}`;
+      break;
+    case "skip":
+      if (node) node.classList.add("mq-skipped");
+      say = `${step.label} is passed over: ${step.why}`;
+      break;
+    case "discard":
+      if (node) {
+        setState(node, "discarded");
+        fly(node, root.querySelector(".mq-qv-tray"), ms);
+      }
+      say = `${step.label} has expired: discarded${rule}`;
+      break;
+    case "discard-more":
+      say = `${step.count} more expired message(s) further along discarded${rule}`;
+      break;
+    case "report": {
+      const reply = root.querySelector(".mq-qv-reply");
+      const from = root.querySelector(`.mq-qv-tray .mq-chip[data-id="${step.id}"]`);
+      const report = makeChip({ id: "r" + step.id, label: "R·" + step.label, lane: 0, priority: 0,
+        expiry: -1, deadline_ms: null, state: "report" });
+      if (from) from.parentNode.appendChild(report);
+      if (reply) fly(report, reply, ms);
+      say = `expiration report for ${step.label}: ${step.detail}${rule}`;
+      break;
+    }
+    case "return":
+    case "browse":
+      if (node) {
+        node.classList.add("mq-visiting");
+        if (step.op === "return") {
+          setState(node, "got");
+          fly(node, root.querySelector(".mq-qv-out"), ms);
+        } else {
+          node.classList.add("mq-browsed");
+        }
+      }
+      say = `${step.label} is live: ${step.op === "return" ? "returned" : "browsed"}, ` +
+        `Expiry = remaining tenths${rule}`;
+      break;
+    case "stop":
+      say = step.id === null
+        ? `no live message: reason ${step.reason} (MQRC_NO_MSG_AVAILABLE is 2033)${rule}`
+        : `the walk stops at ${node ? node.dataset.label : "the message it returned"}; ` +
+          "what lies behind is not looked at";
+      break;
+    case "sweep":
+      for (const id of step.ids) {
+        const n = chipNode(root, id);
+        if (n) {
+          setState(n, "discarded");
+          fly(n, root.querySelector(".mq-qv-tray"), ms);
+        }
+      }
+      say = `the expiry scan discards ${step.ids.length} expired message(s)${rule}`;
+      break;
+    case "put":
+      say = `${step.label} put on ${step.queue}`;
+      break;
+    default:
+      say = "";
+  }
+  if (narration && say) narration.textContent = say;
+}
+
+function stepDelay(transition) {
+  const n = transition.steps.length || 1;
+  return Math.max(40, Math.min(STEP_MS, Math.floor(WALK_MS / n)));
+}
+
+export default {
+  render({ model, el: host }) {
+    const root = document.createElement("div");
+    root.className = "mq-qv";
+    host.appendChild(root);
+    let drawn = false; // a scene is on screen, so steps have chips to play on
+    let token = 0; // the animation in progress; a newer state cancels it
+    let applied = 0; // steps of the current transition already shown
+    let timer = null;
+
+    function finish(state) {
+      render(root, state.scene, state.transition);
+      root.dataset.transition = String(state.transition ? state.transition.n : 0);
+      drawn = true;
+    }
+
+    function play() {
+      const state = model.get("state");
+      const transition = state.transition;
+      token += 1;
+      const mine = token;
+      if (timer) clearTimeout(timer);
+      applied = 0;
+      if (!drawn || !transition || !transition.steps.length) {
+        finish(state);
+        return;
+      }
+      root.dataset.walk = transition.action || "get";
+      if (transition.manual) {
+        reveal();
+        return;
+      }
+      const reduced = REDUCED();
+      const delay = reduced ? 0 : stepDelay(transition);
+      const next = () => {
+        if (mine !== token) return;
+        if (applied >= transition.steps.length) {
+          finish(state);
+          return;
+        }
+        applyStep(root, transition.steps[applied], delay);
+        applied += 1;
+        if (delay) timer = setTimeout(next, delay);
+        else next();
+      };
+      next(); // the first step is on screen at once
+    }
+
+    function reveal() {
+      const state = model.get("state");
+      const transition = state.transition;
+      if (!transition || !transition.manual) return;
+      const target = Math.min(model.get("shown"), transition.steps.length);
+      const ms = REDUCED() ? 0 : STEP_MS;
+      while (applied < target) {
+        applyStep(root, transition.steps[applied], ms);
+        applied += 1;
+      }
+      root.dataset.shown = String(applied);
+      if (applied >= transition.steps.length) finish(state);
+    }
+
+    model.on("change:state", play);
+    model.on("change:shown", reveal);
+    finish(model.get("state"));
+    return () => {
+      token += 1;
+      if (timer) clearTimeout(timer);
+    };
+  },
+};

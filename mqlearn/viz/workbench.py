@@ -1,0 +1,312 @@
+"""The queue workbench: one queue, a few plain controls, and the animated queue view.
+
+It starts simple: choose the queue type and the profile, then put, get, browse, step through a
+get, move the clock, undo, redo, reset. The advanced MQI options (report options, syncpoint,
+locks, cursors, match options, waits) and the charts (timeline, depth, event log, replay) are one
+click away in two collapsed sections, and the charts are only redrawn while they are open, so a
+click costs the kernel little. Every control carries a stable CSS class (docs/views.md).
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as widgets
+import plotly.graph_objects as go
+
+from mqlearn.engine.qmgr import PROFILES, QueueManager
+from mqlearn.mqi import cmqc as C
+from mqlearn.viz.gui import (
+    AllQueueViews,
+    ControlPanel,
+    _bundle,
+    _html_text,
+    prepare_queue_manager,
+)
+from mqlearn.viz.model import WorkbenchModel
+from mqlearn.viz.queue_view import QueueStage, QueueView
+from mqlearn.viz.text import summary
+
+QUEUE_TYPES = ("FIFO", "PRIORITY")
+_FIELD = widgets.Layout(width="14em")
+_NUMBER = widgets.Layout(width="10em")
+_WRAP = widgets.Layout(flex_flow="row wrap", align_items="center")
+_NARROW = {"description_width": "4.5em"}
+
+
+def _button(text: str, css: str, tooltip: str, primary: bool = False) -> widgets.Button:
+    button = widgets.Button(
+        description=text,
+        tooltip=tooltip,
+        button_style="primary" if primary else "",
+        layout=widgets.Layout(width="auto", min_width="4.5em"),
+    )
+    button.add_class(css)
+    return button
+
+
+class Workbench(ControlPanel):
+    """A queue workbench: put, get, browse, step, advance, undo and watch one queue.
+
+    ``Workbench()`` makes its own queue manager QM1 with ``queue`` (MSGDLVSQ ``msgdlvsq``) and
+    ``reply_q``; given a ``qm``, it defines whichever of them is missing there. The queue type
+    and profile controls (and Reset) start again on a new QM1.
+    """
+
+    def __init__(
+        self,
+        qm: QueueManager | None = None,
+        queue: str = "APP.IN",
+        *,
+        msgdlvsq: str = "PRIORITY",
+        profile: str | None = None,
+        reply_q: str | None = "REPLY.Q",
+    ) -> None:
+        self.queue_name, self.reply_q = queue, reply_q
+        self.widget = widgets.VBox(layout=widgets.Layout(width="100%", max_width="1400px"))
+        self.widget.add_class("mq-workbench")
+        self.queue_view = QueueView()
+        self._build(prepare_queue_manager(qm, profile, {queue: msgdlvsq}, reply_q))
+
+    # -- building -----------------------------------------------------------------------------------
+    def _build(self, qm: QueueManager) -> None:
+        """(Re)build the model and every control for ``qm``: the vocabulary follows its profile."""
+        self.model = WorkbenchModel(qm, self.queue_name, self.reply_q, undo=True)
+        super().__init__([self.model])
+        self.views = v = AllQueueViews(self.model)
+        self.summary, self.result = v.summary, v.result
+        self.event_log, self.inbox = v.events, v.inbox
+        self.stage = QueueStage(self.model, self.queue_view)
+
+        self.queue_type = widgets.ToggleButtons(
+            options=list(QUEUE_TYPES),
+            value=self.model.msgdlvsq,
+            description="Queue type",
+            tooltips=[
+                "MSGDLVSQ(FIFO): arrival order",
+                "MSGDLVSQ(PRIORITY): priority, then arrival",
+            ],
+            style={"button_width": "6.5em"},
+        )
+        self.queue_type.add_class("mq-queue-type")
+        self.profile = widgets.Dropdown(
+            options=list(PROFILES), value=qm.profile, description="Profile", layout=_FIELD
+        )
+        self.profile.add_class("mq-profile")
+        self.queue_type.observe(self.guarded(lambda _c: self.reset()), names="value")
+        self.profile.observe(self.guarded(lambda _c: self.reset()), names="value")
+        self.reset_button = _button("Reset", "mq-reset", "start again on an empty queue")
+        self.reset_button.on_click(self.guarded(lambda _b: self.reset()))
+
+        self.data.value = ""
+        self.data.placeholder = "message data"
+        for field, css, layout in (
+            (self.data, "mq-data", _FIELD),
+            (self.expiry, "mq-expiry", _NUMBER),
+            (self.priority, "mq-priority", _NUMBER),
+        ):
+            field.add_class(css)
+            field.layout = layout
+            field.style = _NARROW
+        self.browse_button = _button(
+            "Browse", "mq-browse", "MQGET with MQGMO_BROWSE_NEXT: look without removing"
+        )
+        self.browse_button.on_click(self.guarded(lambda _b: self._get(browse="next")))
+        self.step_button = _button(
+            "Step ▸", "mq-step", "an MQGET shown one candidate at a time: click again for the next"
+        )
+        self.step_button.on_click(self.guarded(lambda _b: self._step()))
+        self.undo_button = _button("Undo", "mq-undo", "back to the state before the last action")
+        self.undo_button.on_click(self.guarded(lambda _b: self._undo_redo(self.model.undo)))
+        self.redo_button = _button("Redo", "mq-redo", "do the undone action again")
+        self.redo_button.on_click(self.guarded(lambda _b: self._undo_redo(self.model.redo)))
+        for button in self.advance_buttons:
+            button.layout = widgets.Layout(width="auto", min_width="4.5em")
+
+        self.more = widgets.Accordion(children=[self._advanced()], selected_index=None)
+        self.more.set_title(0, "More MQI options: reports, syncpoint, locks, cursor, match, wait")
+        self.more.add_class("mq-more-options")
+        self.charts = widgets.Accordion(children=[self._chart_box()], selected_index=None)
+        self.charts.set_title(0, "Charts, event log and replay")
+        self.charts.add_class("mq-charts")
+        self.charts.observe(self.guarded(self._on_charts), names="selected_index")
+        self.widget.children = [
+            widgets.HTML(
+                f"<h3 style='margin: 0.2em 0'>Queue workbench: {html.escape(self.queue_name)} on "
+                f"{html.escape(qm.name)}</h3>"
+            ),
+            widgets.HBox([self.queue_type, self.profile, self.reset_button], layout=_WRAP),
+            self._simple(),
+            self.result,
+            self.queue_view,
+            self.errors,
+            self.more,
+            self.charts,
+        ]
+        self._update_buttons()
+
+    def _simple(self) -> widgets.Widget:
+        put = widgets.HBox([self.data, self.expiry, self.priority, self.put_button], layout=_WRAP)
+        act = widgets.HBox(
+            [self.get_button, self.browse_button, self.step_button, *self.advance_buttons],
+            layout=_WRAP,
+        )
+        history = widgets.HBox([self.undo_button, self.redo_button], layout=_WRAP)
+        return widgets.VBox([put, widgets.HBox([act, history], layout=_WRAP)])
+
+    def _advanced(self) -> widgets.Widget:
+        for field in (self.report, self.persistence, self.browse, self.wait):
+            field.layout = widgets.Layout(width="22em")
+            field.style = {"description_width": "8em"}
+        for field in (self.reply_to, self.match_msg_id, self.match_correl_id):
+            field.layout = widgets.Layout(width="22em")
+        put = widgets.VBox(
+            [
+                widgets.HTML("<b>MQPUT options</b>"),
+                self.report,
+                self.pass_expiry,
+                self.reply_to,
+                self.persistence,
+                self.put_syncpoint,
+            ],
+            layout=widgets.Layout(min_width="0", flex="1 1 22em"),
+        )
+        get = widgets.VBox(
+            [
+                widgets.HTML("<b>MQGET options</b> (for MQGET and Step)"),
+                self.browse,
+                self.match_msg_id,
+                self.match_correl_id,
+                self.lock,
+                self.under_cursor,
+                self.get_syncpoint,
+                self.wait,
+                widgets.HBox([self.commit_button, self.backout_button]),
+            ],
+            layout=widgets.Layout(min_width="0", flex="1 1 22em"),
+        )
+        return widgets.HBox([put, get], layout=_WRAP)
+
+    def _chart_box(self) -> widgets.Widget:
+        v = self.views
+        return widgets.VBox(
+            [
+                self.summary,
+                widgets.HBox([self.play, self.play_step], layout=_WRAP),
+                widgets.HBox([self.replay, self.live_button], layout=_WRAP),
+                v.timeline.box,
+                v.depth.box,
+                v.inbox,
+                v.events,
+            ]
+        )
+
+    # -- actions ------------------------------------------------------------------------------------
+    def reset(self) -> None:
+        """Start again: an empty queue of the chosen type on a new QM1 of the chosen profile."""
+        qm = prepare_queue_manager(
+            None, self.profile.value, {self.queue_name: self.queue_type.value}, self.reply_q
+        )
+        self._build(qm)
+        self.stage.show(f"New {qm.name} (profile {qm.profile}), {self.model.msgdlvsq} queue")
+        self.show_results([f"Reset: an empty {self.model.msgdlvsq} queue on {qm.name}"])
+
+    def _get(self, browse: str | None = None, manual: bool = False) -> None:
+        mode = browse or (None if self.browse.value == "get" else self.browse.value)
+        cursor = self.model.handle.cursor_message
+        start_after = cursor.seq if mode == "next" and cursor is not None else None
+
+        def get() -> str:
+            try:
+                return self.model.get(
+                    browse=mode,
+                    msg_id=self.match_msg_id.value or None,
+                    correl_id=self.match_correl_id.value or None,
+                    lock=self.lock.value,
+                    under_cursor=self.under_cursor.value,
+                    syncpoint=self.get_syncpoint.value,
+                    wait_ms=self.wait.value,
+                )
+            except ValueError as error:  # what the learner typed: say so, call nothing
+                return f"MQGET not called: {error}"
+
+        self._act(get, action="browse" if mode else "get", manual=manual, start_after=start_after)
+
+    def _step(self) -> None:
+        """One candidate of a get's walk per click; a new get when the last one is all shown."""
+        if not self.stage.step():
+            self._get(manual=True)
+
+    def _advance(self, ms: int) -> None:
+        self._act(lambda: self.model.advance(ms), action="advance")
+
+    def _act(self, *actions: Any, action: str = "", manual: bool = False, **kw: Any) -> None:
+        self.stage.before(kw.get("start_after"))
+        lines = [a() for a in actions]
+        self.stage.after(lines[0], action or "call", manual)
+        self._after(lines)
+
+    def _undo_redo(self, move: Any) -> None:
+        line = move()
+        self.stage.show(line)
+        self._after([line])
+
+    def _after(self, lines: list[str]) -> None:
+        super()._after(lines)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        self.undo_button.disabled = not self.model.can_undo
+        self.redo_button.disabled = not self.model.can_redo
+
+    def _on_charts(self, _change: dict[str, Any]) -> None:
+        if self.charts.selected_index is not None:
+            self.views.refresh(self._shown_at())
+
+    # -- what it shows ------------------------------------------------------------------------------
+    def show_results(self, lines: list[str]) -> None:
+        self.views.show_result(lines[0])
+
+    def refresh(self, at_ms: int | None) -> None:
+        """The summary line always; the queue view at a replayed time; charts only when open."""
+        v = self.views
+        if at_ms is not None:
+            self.stage.show(f"Replay: the queue as it was at {at_ms / 1000:.1f} s", at_ms)
+        elif not self.stage.view.state["scene"]["live"]:
+            self.stage.show("Back to now")
+        if self.charts.selected_index is not None:
+            v.refresh(at_ms)
+        else:
+            v.summary.value = _html_text(summary(self.model.qm, self.model.queue, at_ms))
+
+    def text(self) -> str:
+        """The summary and the last result line, as plain text."""
+        return "\n".join(filter(None, [self.views.text(), self.model.last_result]))
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        return _bundle(self.widget, self.text(), **kwargs)
+
+    def _shown_at(self) -> int | None:
+        """The virtual time the views show: None when following the clock, else the replay's."""
+        return None if self._following else round(self.replay.value * 1000)
+
+    def _drawn(self) -> AllQueueViews:
+        """The chart views brought up to date (the charts section may be closed)."""
+        self.views.refresh(self._shown_at())
+        return self.views
+
+    @property
+    def timeline(self) -> go.Figure:
+        """The timeline figure, drawn at the time shown."""
+        return self._drawn().timeline.figure
+
+    @property
+    def shelf(self) -> go.Figure:
+        """The shelf figure (the chips' plotly twin), drawn at the time shown."""
+        return self._drawn().shelf.figure
+
+    @property
+    def depth(self) -> go.Figure:
+        """The depth figure, drawn at the time shown."""
+        return self._drawn().depth.figure
