@@ -304,10 +304,15 @@ class WorkbenchModel:
             raise ValueError(f"expired_every must be a non-negative int, got {expired_every!r}")
         kwargs = {"count": count, "expiry": expiry, "expired_every": expired_every}
         with self._recorded("fill", kwargs, count):
-            for i in range(count):
-                short = expired_every and i % expired_every == expired_every - 1
-                md = MD(Expiry=1 if short else expiry, Priority=i % 10)
-                self.handle.put(b"m%d" % i, md, PMO(Options=C.MQPMO_NO_SYNCPOINT))
+            done = 0
+            try:
+                for i in range(count):
+                    short = expired_every and i % expired_every == expired_every - 1
+                    md = MD(Expiry=1 if short else expiry, Priority=i % 10)
+                    self.handle.put(b"m%d" % i, md, PMO(Options=C.MQPMO_NO_SYNCPOINT))
+                    done += 1
+            except MQMIError as error:
+                return self._result(f"MQPUT x {count}: {done} put, then failed: {self._why(error)}")
             return self._result(
                 f"MQPUT x {count} OK on {self.queue}: CURDEPTH {self.qm.curdepth(self.queue)}"
             )

@@ -16,7 +16,6 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 
 from mqlearn.engine.qmgr import PROFILES, QueueManager
-from mqlearn.mqi import cmqc as C
 from mqlearn.viz.gui import (
     AllQueueViews,
     ControlPanel,

@@ -1,0 +1,140 @@
+"""The workbench's controls without a browser: step, undo, redo, reset, queue type, profile.
+
+Undo is checked against an independent path: a fresh model that runs the same actions minus the
+undone one must end in exactly the same state (queue, event log, clock, labels).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mqlearn.viz import Workbench
+from mqlearn.viz.model import WorkbenchModel
+from mqlearn.viz.scene import chips_in_order
+from tests.viz.helpers import new_model
+
+Action = tuple[str, dict[str, Any]]
+
+
+def state(model: WorkbenchModel) -> tuple[Any, ...]:
+    """Everything a learner can observe of a model."""
+    qm = model.qm
+    frame = qm.queue_frame(model.queue).to_dict("records")
+    labels = [model.labels.of(e.msg_seq) for e in qm.events if e.msg_seq is not None]
+    return qm.sim.now, frame, list(qm.events), labels, model.last_result
+
+
+ACTIONS = st.one_of(
+    st.builds(
+        lambda e, p: ("put", {"expiry": e, "priority": p, "label": "auto"}),
+        st.sampled_from([1, 10, 25, 600, -1]),
+        st.integers(0, 9),
+    ),
+    st.just(("get", {})),
+    st.just(("get", {"browse": "first"})),
+    st.just(("get", {"browse": "next", "lock": True})),
+    st.just(("get", {"syncpoint": True})),
+    st.just(("commit", {})),
+    st.just(("backout", {})),
+    st.builds(lambda ms: ("advance", {"ms": ms}), st.sampled_from([100, 1_000, 300_000])),
+    st.builds(lambda n: ("fill", {"count": n, "expired_every": 3}), st.integers(1, 12)),
+)
+
+
+def run(model: WorkbenchModel, actions: list[Action]) -> None:
+    for name, kwargs in actions:
+        getattr(model, name)(**kwargs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(ACTIONS, min_size=1, max_size=25), st.sampled_from(["FIFO", "PRIORITY"]))
+def test_undo_restores_exactly_what_running_one_action_fewer_gives(
+    actions: list[Action], msgdlvsq: str
+) -> None:
+    model = new_model(msgdlvsq)
+    model.undoable = True
+    run(model, actions)
+    after_all = state(model)
+    model.undo()
+    fresh = new_model(msgdlvsq)
+    run(fresh, actions[:-1])
+    assert state(model)[:4] == state(fresh)[:4]
+    model.redo()
+    assert state(model) == after_all
+
+
+def test_undo_twice_then_a_new_action_forgets_the_redo() -> None:
+    model = new_model("FIFO")
+    model.undoable = True
+    assert model.undo() == "Nothing to undo" and model.redo() == "Nothing to redo"
+    model.put(b"a", expiry=10, label="auto")
+    model.put(b"b", label="auto")
+    model.advance(2_000)
+    model.undo()
+    model.undo()
+    assert (model.now_ms, model.qm.curdepth("APP.IN")) == (0, 1)
+    assert model.can_redo
+    model.put(b"c", label="auto")
+    assert not model.can_redo
+    assert [model.labels.of(m.seq) for m in model.qm.local("APP.IN").store.messages()] == [
+        "A",
+        "B",  # letters count again from the restored state: B is free once more
+    ]
+
+
+def test_step_reveals_one_candidate_per_click_then_starts_a_new_get() -> None:
+    wb = Workbench()
+    for expiry, priority in ((10, 5), (600, 3), (20, 1)):
+        wb.expiry.value, wb.priority.value = expiry, priority
+        wb.put_button.click()
+    wb.advance_buttons[1].click()
+    wb.advance_buttons[1].click()
+    wb.step_button.click()
+    transition = wb.queue_view.state["transition"]
+    assert transition["manual"] and len(transition["steps"]) == 5
+    assert wb.queue_view.shown == 1
+    for shown in (2, 3, 4, 5):
+        wb.step_button.click()
+        assert wb.queue_view.shown == shown
+    assert not wb.stage.pending
+    wb.step_button.click()  # all shown: a new get, which discards C and finds nothing live
+    assert "MQRC_NO_MSG_AVAILABLE" in wb.model.last_result
+    assert [s["op"] for s in wb.queue_view.state["transition"]["steps"]][:2] == ["visit", "discard"]
+    assert wb.failures == []
+
+
+def test_undo_redo_buttons_follow_the_journal() -> None:
+    wb = Workbench()
+    assert wb.undo_button.disabled and wb.redo_button.disabled
+    wb.expiry.value = 10
+    wb.put_button.click()
+    assert not wb.undo_button.disabled
+    wb.undo_button.click()
+    assert wb.model.qm.curdepth("APP.IN") == 0 and not wb.redo_button.disabled
+    assert chips_in_order(wb.queue_view.state["scene"]) == []
+    wb.redo_button.click()
+    assert [c["label"] for c in chips_in_order(wb.queue_view.state["scene"])] == ["A"]
+    assert wb.failures == []
+
+
+def test_queue_type_and_profile_start_again_with_visible_defaults() -> None:
+    wb = Workbench()
+    assert (wb.queue_type.value, wb.profile.value, wb.browse.value) == (
+        "PRIORITY",
+        "distributed",
+        "get",
+    )
+    wb.put_button.click()
+    wb.queue_type.value = "FIFO"
+    assert wb.model.msgdlvsq == "FIFO" and wb.model.qm.curdepth("APP.IN") == 0
+    assert wb.queue_view.state["scene"]["msgdlvsq"] == "FIFO"
+    wb.profile.value = "ibmi"
+    assert wb.model.qm.profile == "ibmi" and wb.expiry.description == "MDEXP"
+    assert wb.queue_type.value == "FIFO"  # the other choice is kept
+    wb.put_button.click()
+    wb.reset_button.click()
+    assert wb.model.qm.curdepth("APP.IN") == 0 and "Reset" in wb.result.value
+    assert wb.failures == []
