@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab app test lint typecheck unit notebooks browser bench clean
+.PHONY: lab app test lint typecheck unit notebooks browser bench binder-url clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -48,8 +48,14 @@ notebooks: $(STAMP)
 browser: $(STAMP)
 	$(PY) -m pytest tests/browser
 
+# The engine benchmark, then click-to-paint in real Chromium (benchmarks/bench_browser.py).
 bench: $(STAMP)
 	$(PY) benchmarks/bench_engine.py
+	$(PY) benchmarks/bench_browser.py
+
+# The Binder links (course, workbench app) of this repository, read from its GitHub remote.
+binder-url:
+	@$(PYTHON) tools/binder_url.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis tests/artifacts

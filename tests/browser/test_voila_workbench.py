@@ -1,6 +1,8 @@
-"""The Voila workbench (notebooks/workbench.ipynb) in a real browser: put three messages, move the
-clock, get, and see on the page what rule EXP-23 (priority queues) says happens to the expired
-ones."""
+"""The Voila workbench (notebooks/workbench.ipynb) in real Chromium: the animated queue view.
+
+What a learner sees is checked through the view's stable hooks (docs/views.md): every chip is an
+element ``.mq-chip`` with ``data-label``, ``data-state``, ``data-lane`` and ``data-expiry``.
+"""
 
 from __future__ import annotations
 
@@ -12,14 +14,29 @@ from tests.browser import servers
 
 WORKBENCH = Path(__file__).resolve().parents[2] / "notebooks" / "workbench.ipynb"
 
-# (Data, Priority, Expiry in tenths of a second) on the workbench's PRIORITY queue.
+# (Priority, Expiry in tenths) on the workbench's PRIORITY queue, labelled A, B, C.
 MESSAGES = [
-    ("urgent", 5, 10),  # expires at 1 s, at the head of the queue
-    ("steady", 3, 600),  # lives a minute
-    ("minor", 1, 20),  # expires at 2 s, behind the live message
+    (5, 10),  # A expires at 1 s, at the head of the queue
+    (3, 600),  # B lives a minute
+    (1, 20),  # C expires at 2 s, behind the live message
 ]
-
-CHANGED = "([selector, before]) => document.querySelector(selector).innerHTML !== before"
+CONTROLS = (
+    ".mq-put, .mq-get, .mq-browse, .mq-step, .mq-undo, .mq-redo, .mq-reset, .mq-advance-100ms, "
+    ".mq-advance-1s, .mq-advance-10s, .mq-queue-type, .mq-profile, .mq-expiry, .mq-priority, "
+    ".mq-data"
+)
+OVERLAPS = """(selector) => {
+  const boxes = [...document.querySelectorAll(selector)].map((e) => [e.className, e.getBoundingClientRect()]);
+  const hits = [];
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, r] = boxes[i], [b, s] = boxes[j];
+      if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1)
+        hits.push(a + " / " + b);
+    }
+  return hits;
+}"""
+WIDER_THAN_PAGE = "() => document.documentElement.scrollWidth > window.innerWidth + 1"
 
 
 def _type(field: Locator, value: object) -> None:
@@ -28,46 +45,85 @@ def _type(field: Locator, value: object) -> None:
     field.press("Tab")
 
 
-def test_exp23_workbench_discards_the_expired_head_on_get_and_keeps_the_one_behind(
+def chips(page: Page, where: str = ".mq-qv-lanes") -> Locator:
+    return page.locator(f"{where} .mq-chip")
+
+
+def states(page: Page) -> list[tuple[str, str]]:
+    found = chips(page).evaluate_all("(cs) => cs.map((c) => [c.dataset.label, c.dataset.state])")
+    return [tuple(pair) for pair in found]
+
+
+def put_three_and_expire_two(page: Page) -> None:
+    result = page.locator(".mq-result")
+    for n, (priority, expiry) in enumerate(MESSAGES):
+        _type(page.locator(".mq-priority input"), priority)
+        _type(page.locator(".mq-expiry input"), expiry)
+        page.locator(".mq-put").click()
+        expect(result).to_contain_text(f"MQPUT OK: {'ABC'[n]} (MsgId QM1#{n + 1})")
+    expect(chips(page)).to_have_count(3)
+    page.locator(".mq-advance-1s").click()
+    page.locator(".mq-advance-1s").click()
+    expect(page.locator(".mq-qv-clock")).to_have_text("now 2.0 s")
+    expect(page.locator('.mq-qv-lanes .mq-chip[data-state="expired"]')).to_have_count(2)
+
+
+def test_exp23_priority_get_walks_discards_returns_and_stops(
     page: Page, page_errors: list[str], tmp_path: Path, artifacts: Path
 ) -> None:
-    """EXP-23/EXP-25 on screen: at 2 s both short-lived messages have expired and still count;
-    the get discards the one ahead of the live message, returns the live one and leaves the one
-    behind it. The figures' titles and marks must follow, not only the text."""
+    """EXP-23 on screen: the get looks at A (expired: discarded into the tray), returns B and
+    stops; C, expired behind the stop mark, is untouched and still counted (EXP-25)."""
     with servers.voila(WORKBENCH, tmp_path / "voila.log") as url:
         page.goto(url)
-        summary, result = page.locator(".mq-summary"), page.locator(".mq-result")
-        shelf, timeline = page.locator(".mq-shelf"), page.locator(".mq-timeline")
-        expect(summary).to_contain_text("Nothing has happened on it yet")
-        expect(shelf).to_contain_text("CURDEPTH 0, 0 expired not yet discarded")
+        expect(page.locator(".mq-qv-depth")).to_contain_text("CURDEPTH 0")
+        put_three_and_expire_two(page)
+        assert states(page) == [("A", "expired"), ("B", "live"), ("C", "expired")]
+        lanes = chips(page).evaluate_all("(cs) => cs.map((c) => c.dataset.lane)")
+        assert lanes == ["5", "3", "1"]
+        page.screenshot(path=artifacts / "workbench_expired.png", full_page=True)
 
-        for number, (data, priority, expiry) in enumerate(MESSAGES, start=1):
-            _type(page.get_by_label("Data", exact=True), data)
-            _type(page.get_by_label("Priority", exact=True), priority)
-            _type(page.get_by_label("Expiry", exact=True), expiry)
-            page.locator(".mq-put").click()
-            expect(result).to_contain_text(f"MQPUT OK: QM1#{number} ")
-        expect(summary).to_contain_text("CURDEPTH 3: 3 live, 0 expired")
-        expect(shelf).to_contain_text("CURDEPTH 3, 0 expired not yet discarded")
-
-        page.locator(".mq-advance-1s").click()
-        expect(summary).to_contain_text("At 1.0 s")
-        page.locator(".mq-advance-1s").click()
-        expect(summary).to_contain_text("CURDEPTH 3: 1 live, 2 expired but not yet discarded")
-        expect(shelf).to_contain_text("CURDEPTH 3, 2 expired not yet discarded")
-        expect(timeline).to_contain_text("at 2.0 s")
-        page.screenshot(path=artifacts / "voila_workbench_expired.png")
-
-        timeline_before_get = timeline.locator(".js-plotly-plot").inner_html()
         page.locator(".mq-get").click()
-        expect(result).to_contain_text("data b'steady'")
-        expect(result).to_contain_text("discarded 1 expired on the way: QM1#1 (EXP-23)")
-        expect(summary).to_contain_text("CURDEPTH 1: 0 live, 1 expired but not yet discarded")
-        expect(shelf).to_contain_text("CURDEPTH 1, 1 expired not yet discarded")
-        page.wait_for_function(CHANGED, arg=[".mq-timeline .js-plotly-plot", timeline_before_get])
-        event_log = page.locator(".mq-eventlog")
-        expect(event_log).to_contain_text("discard")
-        page.screenshot(path=artifacts / "voila_workbench_after_get.png")
-        event_log.screenshot(path=artifacts / "voila_workbench_event_log.png")
+        a_in_tray = page.locator('.mq-qv-tray .mq-chip[data-label="A"]')
+        expect(a_in_tray).to_have_attribute("data-state", "discarded")
+        page.screenshot(path=artifacts / "workbench_walk.png", full_page=True)
+        expect(page.locator('.mq-qv-out .mq-chip[data-label="B"]')).to_have_attribute(
+            "data-state", "got"
+        )
+        expect(page.locator(".mq-stop")).to_have_count(1)
+        assert states(page) == [("C", "expired")]
+        behind = page.locator(".mq-stop + .mq-chip")
+        expect(behind).to_have_attribute("data-label", "C")
+        expect(page.locator(".mq-qv-depth")).to_contain_text("CURDEPTH 1 · 1 expired")
+        expect(page.locator(".mq-result")).to_contain_text(
+            "discarded 1 expired on the way: A (MsgId QM1#1) (EXP-23)"
+        )
+        page.screenshot(path=artifacts / "workbench_after_get.png", full_page=True)
+
+        page.locator(".mq-undo").click()  # undo the get: exactly the state before it
+        expect(chips(page)).to_have_count(3)
+        assert states(page) == [("A", "expired"), ("B", "live"), ("C", "expired")]
+        expect(page.locator(".mq-qv-depth")).to_contain_text("CURDEPTH 3 · 2 expired")
+        expect(page.locator(".mq-qv-tray .mq-chip")).to_have_count(0)
+        page.locator(".mq-redo").click()
+        expect(page.locator(".mq-qv-depth")).to_contain_text("CURDEPTH 1 · 1 expired")
         assert page.get_by_text("Error displaying widget").count() == 0
+        assert not page_errors, f"JavaScript errors in the page: {page_errors}"
+
+
+def test_controls_never_overlap_at_800px_and_follow_a_resize(
+    page: Page, page_errors: list[str], tmp_path: Path, artifacts: Path
+) -> None:
+    with servers.voila(WORKBENCH, tmp_path / "voila.log") as url:
+        page.set_viewport_size({"width": 800, "height": 1000})
+        page.goto(url)
+        expect(page.locator(".mq-qv")).to_be_visible()
+        put_three_and_expire_two(page)
+        for width in (800, 1400, 800):
+            page.set_viewport_size({"width": width, "height": 1000})
+            page.wait_for_timeout(300)
+            assert page.evaluate(OVERLAPS, CONTROLS) == [], width
+            assert not page.evaluate(WIDER_THAN_PAGE), width
+            view = page.locator(".mq-qv").bounding_box()
+            assert view is not None and view["x"] + view["width"] <= width, width
+            page.screenshot(path=artifacts / f"workbench_{width}px.png", full_page=True)
         assert not page_errors, f"JavaScript errors in the page: {page_errors}"

@@ -15,7 +15,7 @@ from mqlearn.viz.labels import Labels, data_label, labels_for, letters
 from mqlearn.viz.model import WorkbenchModel
 from mqlearn.viz.queue_view import QueueStage
 from mqlearn.viz.scene import CHIPS_PER_LANE, chips_in_order
-from tests.viz.helpers import APP_Q, REPLY_Q, new_model, tags_of, trace
+from tests.viz.helpers import APP_Q, REPLY_Q, new_model, tags_of
 
 
 def staged(msgdlvsq: str, *puts: tuple[int, int], report: int = 0) -> QueueStage:

@@ -71,6 +71,8 @@ function setState(node, state) {
 
 function render(root, scene, transition) {
   root.replaceChildren();
+  root.dataset.curdepth = String(scene.curdepth);
+  root.dataset.expired = String(scene.expired);
   const head = el("div", "mq-qv-head");
   const where = el("span", "mq-qv-where",
     `${scene.qmgr} · ${scene.queue} (${scene.msgdlvsq}) · profile ${scene.profile}`);
@@ -162,6 +164,16 @@ function fly(node, target, ms) {
     { duration: ms, easing: "ease-in-out" });
 }
 
+// Keep the head's counts true while a walk is played: each discard or get leaves CURDEPTH.
+function countDown(root, expired) {
+  const depth = root.querySelector(".mq-qv-depth");
+  if (!depth) return;
+  root.dataset.curdepth = String(Number(root.dataset.curdepth) - 1);
+  if (expired) root.dataset.expired = String(Number(root.dataset.expired) - 1);
+  depth.textContent =
+    `CURDEPTH ${root.dataset.curdepth} · ${root.dataset.expired} expired, not yet discarded`;
+}
+
 function applyStep(root, step, ms) {
   const narration = root.querySelector(".mq-qv-narration");
   root.querySelectorAll(".mq-visiting").forEach((n) => n.classList.remove("mq-visiting"));
@@ -181,10 +193,12 @@ function applyStep(root, step, ms) {
       if (node) {
         setState(node, "discarded");
         fly(node, root.querySelector(".mq-qv-tray"), ms);
+        countDown(root, true);
       }
       say = `${step.label} has expired: discarded${rule}`;
       break;
     case "discard-more":
+      for (let i = 0; i < step.count; i++) countDown(root, true);
       say = `${step.count} more expired message(s) further along discarded${rule}`;
       break;
     case "report": {
@@ -202,6 +216,7 @@ function applyStep(root, step, ms) {
       if (node) {
         node.classList.add("mq-visiting");
         if (step.op === "return") {
+          countDown(root, false);
           setState(node, "got");
           fly(node, root.querySelector(".mq-qv-out"), ms);
         } else {
@@ -223,6 +238,7 @@ function applyStep(root, step, ms) {
         if (n) {
           setState(n, "discarded");
           fly(n, root.querySelector(".mq-qv-tray"), ms);
+          countDown(root, true);
         }
       }
       say = `the expiry scan discards ${step.ids.length} expired message(s)${rule}`;

@@ -1,0 +1,198 @@
+"""Browser benchmark: click to changed pixels in real Chromium, the Voila workbench, 1 000 messages.
+
+Run from the repository root (``make bench`` runs it after the engine benchmark)::
+
+    python3 benchmarks/bench_browser.py            # 1 000 messages, 20 clicks of each kind
+    python3 benchmarks/bench_browser.py --quick    # 200 messages, 5 clicks of each kind
+
+What a learner feels is the time from a click to the first frame that shows its result, so that is
+what is measured, in the page: ``performance.now()`` just before the button's ``click()``, then a
+MutationObserver on the view, then two animation frames (the second one runs only once the frame
+with the change has been painted). The same clicks are timed twice on the same page, in the same
+run: on the queue view (the charts section closed), and, as the baseline, on the plotly chart
+that the workbench used to redraw after every action (charts section open, the timeline's plot
+element watched). The kernel's share is the same click measured in this process without a
+browser (``button.click()``, wall clock). It is a report, not a test: it prints its tables and a
+PASS/FAIL line per target and exits 0 whatever the numbers. Needs /usr/bin/chromium and Voila.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.browser import servers  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+CLICK_P95_MS = 100.0
+KERNEL_MS = 15.0
+FIRST_PAINT_S = 3.0
+ACTIONS = ("put", "get", "advance", "undo")
+SELECTORS = {"put": ".mq-put", "get": ".mq-get", "advance": ".mq-advance-100ms", "undo": ".mq-undo"}
+
+# The page: a workbench whose queue holds N messages, a third of them expired.
+NOTEBOOK_CELL = """from mqlearn.viz import Workbench
+bench = Workbench()
+bench.model.qm.alter_qlocal("APP.IN", maxdepth=100_000)
+bench.model.fill({n}, expiry=600_000, expired_every=3)
+bench.model.advance(100)
+bench.stage.show("{n} messages")
+bench.charts.selected_index = {charts}
+bench"""
+
+CLICK_TO_PAINT = """async ([button, watched]) => {
+  const target = document.querySelector(watched);
+  const painted = new Promise((resolve) => {
+    const seen = new MutationObserver(() => {
+      seen.disconnect();
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())));
+    });
+    seen.observe(target, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  const t0 = performance.now();
+  document.querySelector(button).click();
+  return (await painted) - t0;
+}"""
+
+
+def notebook(n: int, folder: Path, charts: bool) -> Path:
+    """The page: the queue view alone, or with the charts section open (the baseline)."""
+    cell = {
+        "cell_type": "code",
+        "execution_count": None,
+        "id": "bench",
+        "metadata": {},
+        "outputs": [],
+        "source": NOTEBOOK_CELL.format(n=n, charts=0 if charts else None),
+    }
+    nb = {
+        "cells": [cell],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path = folder / f"bench_workbench_{'charts' if charts else 'view'}.ipynb"
+    path.write_text(json.dumps(nb))
+    return path
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def click_times(page: Any, action: str, watched: str, clicks: int) -> list[float]:
+    """ms from click to painted change, per click; a get is undone after it (the queue stays)."""
+    times = []
+    for _ in range(clicks):
+        if action == "undo":
+            page.locator(".mq-get").click()
+            page.wait_for_timeout(400)
+        times.append(page.evaluate(CLICK_TO_PAINT, [SELECTORS[action], watched]))
+        page.wait_for_timeout(400)  # let an animation finish: the next click starts from rest
+        if action == "get":
+            page.locator(".mq-undo").click()
+            page.wait_for_timeout(400)
+    return times
+
+
+def kernel_times(n: int, clicks: int) -> dict[str, list[float]]:
+    """The same clicks in this process, no browser: what the kernel spends per click, in ms."""
+    from mqlearn.viz import Workbench
+
+    wb = Workbench()
+    wb.model.qm.alter_qlocal("APP.IN", maxdepth=100_000)
+    wb.model.fill(n, expiry=600_000, expired_every=3)
+    wb.model.advance(100)
+    buttons = {
+        "put": wb.put_button,
+        "get": wb.get_button,
+        "advance": wb.advance_buttons[0],
+        "undo": wb.undo_button,
+    }
+    out: dict[str, list[float]] = {a: [] for a in ACTIONS}
+    for action in ACTIONS:
+        for _ in range(clicks):
+            if action == "undo":
+                wb.get_button.click()
+            t0 = time.perf_counter()
+            buttons[action].click()
+            out[action].append((time.perf_counter() - t0) * 1000)
+            if action == "get":
+                wb.undo_button.click()
+    assert not wb.failures, wb.failures
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="200 messages, 5 clicks each")
+    parser.add_argument("--json", type=Path, help="write the results here too")
+    args = parser.parse_args(argv)
+    n, clicks = (200, 5) if args.quick else (1_000, 20)
+    from playwright.sync_api import sync_playwright
+
+    results: dict[str, Any] = {"messages": n, "clicks": clicks}
+    measured: dict[str, dict[str, list[float]]] = {}
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+        folder = Path(tmp)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        for charts, watched in ((False, ".mq-qv"), (True, ".mq-timeline")):
+            page_nb = notebook(n, folder, charts)
+            with servers.voila(page_nb, folder / "voila.log") as url:
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                t0 = time.perf_counter()
+                page.goto(url)
+                page.locator(".mq-qv .mq-chip").first.wait_for(timeout=120_000)
+                if not charts:
+                    results["first_paint_s"] = time.perf_counter() - t0
+                page.locator(watched).wait_for(timeout=120_000)
+                measured[watched] = {a: click_times(page, a, watched, clicks) for a in ACTIONS}
+                page.close()
+        browser.close()
+    view, charts_ms = measured[".mq-qv"], measured[".mq-timeline"]
+    kernel = kernel_times(n, clicks)
+    rows = []
+    print(f"Click to painted change, {n} messages on the queue, {clicks} clicks each (ms)")
+    print(
+        f"{'action':8} {'view p50':>9} {'view p95':>9} {'charts p95':>11} {'ratio':>7} {'kernel p50':>11}"
+    )
+    for a in ACTIONS:
+        row = {
+            "action": a,
+            "view_p50": statistics.median(view[a]),
+            "view_p95": percentile(view[a], 0.95),
+            "charts_p95": percentile(charts_ms[a], 0.95),
+            "kernel_p50": statistics.median(kernel[a]),
+        }
+        row["ratio"] = row["charts_p95"] / row["view_p95"]
+        rows.append(row)
+        print(
+            f"{a:8} {row['view_p50']:9.1f} {row['view_p95']:9.1f} {row['charts_p95']:11.1f} "
+            f"{row['ratio']:6.1f}x {row['kernel_p50']:11.1f}"
+        )
+    results["rows"] = rows
+    print(f"first paint of the app: {results['first_paint_s']:.2f} s after the page request")
+    ok_click = all(r["view_p95"] <= CLICK_P95_MS for r in rows)
+    ok_kernel = all(r["kernel_p50"] <= KERNEL_MS for r in rows)
+    print(f"{'PASS' if ok_click else 'FAIL'}: click to pixels p95 <= {CLICK_P95_MS:.0f} ms")
+    print(f"{'PASS' if ok_kernel else 'FAIL'}: kernel share (median) <= {KERNEL_MS:.0f} ms")
+    ok_paint = results["first_paint_s"] <= FIRST_PAINT_S
+    print(f"{'PASS' if ok_paint else 'FAIL'}: first paint <= {FIRST_PAINT_S:.0f} s")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
