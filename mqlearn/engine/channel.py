@@ -122,7 +122,8 @@ class Channel:
             )
             return
         queue.store.remove(message)
-        target.log(dest_q, "channel-arrive", arrived, self.name, detail=f"from {source.name}")
+        detail = f"from {source.name} message {message.seq}"  # the sender's msg_seq: see docs
+        target.log(dest_q, "channel-arrive", arrived, self.name, detail=detail)
 
     def _undeliverable(
         self,

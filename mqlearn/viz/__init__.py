@@ -36,12 +36,15 @@ from mqlearn.viz.gui import Comparison, XqhInspector  # noqa: E402
 from mqlearn.viz.model import WorkbenchModel  # noqa: E402
 from mqlearn.viz.queue_view import QueueStage, QueueView  # noqa: E402
 from mqlearn.viz.text import summary  # noqa: E402
+from mqlearn.viz.topology import Topology, TopologyView  # noqa: E402
 from mqlearn.viz.workbench import Workbench  # noqa: E402
 
 __all__ = [
     "Comparison",
     "QueueStage",
     "QueueView",
+    "Topology",
+    "TopologyView",
     "Workbench",
     "WorkbenchModel",
     "XqhInspector",

@@ -14,6 +14,7 @@ from string import ascii_uppercase
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
+from mqlearn.mqi import cmqc as C
 from mqlearn.viz.names import msg_tag
 
 if TYPE_CHECKING:
@@ -21,6 +22,10 @@ if TYPE_CHECKING:
     from mqlearn.engine.message import Message
     from mqlearn.engine.qmgr import QueueManager
 
+_HEADER_LENGTHS = {
+    C.MQFMT_XMIT_Q_HEADER: C.MQXQH_LENGTH_1,
+    C.MQFMT_DEAD_LETTER_HEADER: C.MQDLH_LENGTH_1,
+}
 DATA_LABEL_CHARS = 8  # data up to this many printable characters is its own label
 REPORT_PREFIX = "R·"
 
@@ -46,6 +51,12 @@ def data_label(data: bytes) -> str | None:
     return text if text.isprintable() and text.strip() == text else None
 
 
+def application_data(message: Message) -> bytes:
+    """The data after the MQ header a queue manager put in front (MQXQH, MQDLH), if any."""
+    skip = _HEADER_LENGTHS.get(message.field("Format", C.MQFMT_NONE), 0)
+    return message.data[skip:]
+
+
 class Labels:
     """Labels of one queue manager's messages, by message number (``msg_seq``)."""
 
@@ -63,6 +74,10 @@ class Labels:
             raise ValueError(f"a label must be non-empty printable text, got {label!r}")
         self._by_seq[seq] = label
 
+    def known(self, seq: int) -> bool:
+        """Whether message ``seq`` has a label already."""
+        return seq in self._by_seq
+
     def next_letter(self) -> str:
         """The next letter of A, B, …, Z, AA, … (each handed out once)."""
         self._letters += 1
@@ -77,7 +92,7 @@ class Labels:
         """The label of a message the views can see now, kept for when it has gone."""
         found = self._by_seq.get(message.seq)
         if found is None:
-            found = data_label(message.data) or msg_tag(message.msgid)
+            found = data_label(application_data(message)) or msg_tag(message.msgid)
             self._by_seq[message.seq] = found
         return found
 

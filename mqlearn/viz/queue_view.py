@@ -1,6 +1,6 @@
 """The animated queue view: an anywidget whose ES module and CSS ship inside the package.
 
-No CDN, no bundler, no build step: ``static/queue_view.js`` is a few hundred lines of plain
+No CDN, no bundler, no build step: ``static/views.js`` is a few hundred lines of plain
 JavaScript that draws the scene of :mod:`mqlearn.viz.scene` as chips and plays each transition's
 steps on them (a get walking the queue, discards falling into the tray, a report flying to the
 reply queue), honouring ``prefers-reduced-motion``. :class:`QueueStage` decides what to send,
@@ -21,14 +21,17 @@ if TYPE_CHECKING:
     from mqlearn.viz.model import WorkbenchModel
 
 _STATIC = files("mqlearn.viz").joinpath("static")
+ESM = _STATIC.joinpath("views.js").read_text(encoding="utf-8")  # both views, one module
+CSS = _STATIC.joinpath("views.css").read_text(encoding="utf-8")
 
 
 class QueueView(anywidget.AnyWidget):
     """The chips of one queue. ``state`` = {"scene", "transition"}; ``shown`` = steps of a
     transition revealed so far when the learner steps through it by hand."""
 
-    _esm = _STATIC.joinpath("queue_view.js").read_text(encoding="utf-8")
-    _css = _STATIC.joinpath("queue_view.css").read_text(encoding="utf-8")
+    _esm = ESM
+    _css = CSS
+    view = traitlets.Unicode("queue").tag(sync=True)
     state = traitlets.Dict().tag(sync=True)
     shown = traitlets.Int(0).tag(sync=True)
 

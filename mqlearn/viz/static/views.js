@@ -1,5 +1,7 @@
-// The animated queue view (mqlearn.viz.queue_view.QueueView): an anywidget ES module, no build step.
+// The animated views of mqlearn.viz, one anywidget ES module with no build step: the queue view
+// (QueueView, view "queue") and the topology view (TopologyView, view "topology").
 //
+// Queue view:
 // The kernel sends `state` = {scene, transition}: the queue after an action, and the steps the
 // action took (a get's walk, discards, reports, puts, a scan's sweep), each naming its message by
 // the queue manager's number (msg_seq). The view plays the steps on the chips it shows now, then
@@ -257,74 +259,163 @@ function stepDelay(transition) {
   return Math.max(40, Math.min(STEP_MS, Math.floor(WALK_MS / n)));
 }
 
+function renderQueueView(model, root) {
+  let drawn = false; // a scene is on screen, so steps have chips to play on
+  let token = 0; // the animation in progress; a newer state cancels it
+  let applied = 0; // steps of the current transition already shown
+  let timer = null;
+
+  function finish(state) {
+    render(root, state.scene, state.transition);
+    root.dataset.transition = String(state.transition ? state.transition.n : 0);
+    drawn = true;
+  }
+
+  function play() {
+    const state = model.get("state");
+    const transition = state.transition;
+    token += 1;
+    const mine = token;
+    if (timer) clearTimeout(timer);
+    applied = 0;
+    if (!drawn || !transition || !transition.steps.length) {
+      finish(state);
+      return;
+    }
+    root.dataset.walk = transition.action || "get";
+    if (transition.manual) {
+      reveal();
+      return;
+    }
+    const reduced = REDUCED();
+    const delay = reduced ? 0 : stepDelay(transition);
+    const next = () => {
+      if (mine !== token) return;
+      if (applied >= transition.steps.length) {
+        finish(state);
+        return;
+      }
+      applyStep(root, transition.steps[applied], delay);
+      applied += 1;
+      if (delay) timer = setTimeout(next, delay);
+      else next();
+    };
+    next(); // the first step is on screen at once
+  }
+
+  function reveal() {
+    const state = model.get("state");
+    const transition = state.transition;
+    if (!transition || !transition.manual) return;
+    const target = Math.min(model.get("shown"), transition.steps.length);
+    const ms = REDUCED() ? 0 : STEP_MS;
+    while (applied < target) {
+      applyStep(root, transition.steps[applied], ms);
+      applied += 1;
+    }
+    root.dataset.shown = String(applied);
+    if (applied >= transition.steps.length) finish(state);
+  }
+
+  model.on("change:state", play);
+  model.on("change:shown", reveal);
+  finish(model.get("state"));
+  return () => {
+    token += 1;
+    if (timer) clearTimeout(timer);
+  };
+}
+
+// Topology view: queue managers as boxes with their queues, channels as tracks between them.
+// A message on a transmission queue or in flight shows both Expiry fields as two bars on one
+// fixed scale (scene.scale_tenths); in flight it sits along the track at its share of the latency.
+function bars(node, c, scale) {
+  const box = el("div", "mq-bars");
+  const bar = (cls, value, title) => {
+    const b = el("div", "mq-bar " + cls);
+    const share = value === -1 ? 1 : Math.max(0, Math.min(1, value / scale));
+    b.style.width = (share * 100).toFixed(1) + "%";
+    b.title = title;
+    box.appendChild(b);
+  };
+  bar("mq-bar-outer", c.expiry, `MQMD Expiry ${expiryText(c)} tenths left (decides discard)`);
+  if (c.embedded_expiry !== undefined) {
+    const e = { expiry: c.embedded_expiry };
+    bar("mq-bar-embedded", c.embedded_expiry, `MQXQH's embedded Expiry ${expiryText(e)} tenths`);
+  }
+  node.appendChild(box);
+}
+
+function topologyChip(c, scale) {
+  const node = makeChip(c);
+  node.classList.add("mq-chip-wide");
+  if (c.embedded_expiry !== undefined) {
+    node.querySelector(".mq-chip-expiry").textContent =
+      `MD ${expiryText(c)} · XQH ${expiryText({ expiry: c.embedded_expiry })}`;
+  }
+  bars(node, c, scale);
+  return node;
+}
+
+function renderTopology(root, scene) {
+  root.replaceChildren();
+  const head = el("div", "mq-qv-head");
+  head.append(el("span", "mq-qv-clock", "now " + seconds(scene.now_ms)),
+    el("span", "mq-qv-where", `Expiry bars: full width = ${scene.scale_tenths} tenths`));
+  root.appendChild(head);
+  const row = el("div", "mq-topo");
+  scene.qmgrs.forEach((qm, i) => {
+    if (i > 0) {
+      const between = el("div", "mq-topo-channels");
+      for (const ch of scene.channels) {
+        const pair = [ch.from, ch.to];
+        if (!(pair.includes(qm.name) && pair.includes(scene.qmgrs[i - 1].name))) continue;
+        const track = el("div", "mq-channel");
+        track.dataset.channel = ch.name;
+        track.dataset.running = String(ch.running);
+        const arrow = ch.to === qm.name ? "→" : "←";
+        track.appendChild(el("div", "mq-channel-label",
+          `${arrow} ${ch.name} (${ch.running ? "RUNNING" : "STOPPED"}, ${ch.latency_ms} ms)`));
+        const lane = el("div", "mq-channel-track");
+        for (const c of ch.in_flight) {
+          const chip = topologyChip(c, scene.scale_tenths);
+          const share = ch.to === qm.name ? c.progress : 1 - c.progress;
+          chip.style.left = `calc(${(share * 100).toFixed(1)}% - ${share * 7.5}em)`;
+          lane.appendChild(chip);
+        }
+        track.appendChild(lane);
+        between.appendChild(track);
+      }
+      row.appendChild(between);
+    }
+    const box = el("div", "mq-qmgr");
+    box.dataset.qmgr = qm.name;
+    box.appendChild(el("div", "mq-qmgr-name", `${qm.name} (${qm.profile})`));
+    for (const q of qm.queues) {
+      const queue = el("div", "mq-topo-queue");
+      queue.dataset.queue = q.name;
+      queue.appendChild(el("div", "mq-qv-box-title",
+        `${q.name}${q.xmitq ? " (XMITQ)" : ""} · CURDEPTH ${q.curdepth}`));
+      for (const c of q.chips) queue.appendChild(topologyChip(c, scene.scale_tenths));
+      box.appendChild(queue);
+    }
+    row.appendChild(box);
+  });
+  root.appendChild(row);
+  if (scene.caption) root.appendChild(el("div", "mq-qv-narration", scene.caption));
+}
+
 export default {
   render({ model, el: host }) {
     const root = document.createElement("div");
     root.className = "mq-qv";
     host.appendChild(root);
-    let drawn = false; // a scene is on screen, so steps have chips to play on
-    let token = 0; // the animation in progress; a newer state cancels it
-    let applied = 0; // steps of the current transition already shown
-    let timer = null;
-
-    function finish(state) {
-      render(root, state.scene, state.transition);
-      root.dataset.transition = String(state.transition ? state.transition.n : 0);
-      drawn = true;
+    if (model.get("view") === "topology") {
+      const draw = () => renderTopology(root, model.get("state"));
+      model.on("change:state", draw);
+      draw();
+      return () => {};
     }
-
-    function play() {
-      const state = model.get("state");
-      const transition = state.transition;
-      token += 1;
-      const mine = token;
-      if (timer) clearTimeout(timer);
-      applied = 0;
-      if (!drawn || !transition || !transition.steps.length) {
-        finish(state);
-        return;
-      }
-      root.dataset.walk = transition.action || "get";
-      if (transition.manual) {
-        reveal();
-        return;
-      }
-      const reduced = REDUCED();
-      const delay = reduced ? 0 : stepDelay(transition);
-      const next = () => {
-        if (mine !== token) return;
-        if (applied >= transition.steps.length) {
-          finish(state);
-          return;
-        }
-        applyStep(root, transition.steps[applied], delay);
-        applied += 1;
-        if (delay) timer = setTimeout(next, delay);
-        else next();
-      };
-      next(); // the first step is on screen at once
-    }
-
-    function reveal() {
-      const state = model.get("state");
-      const transition = state.transition;
-      if (!transition || !transition.manual) return;
-      const target = Math.min(model.get("shown"), transition.steps.length);
-      const ms = REDUCED() ? 0 : STEP_MS;
-      while (applied < target) {
-        applyStep(root, transition.steps[applied], ms);
-        applied += 1;
-      }
-      root.dataset.shown = String(applied);
-      if (applied >= transition.steps.length) finish(state);
-    }
-
-    model.on("change:state", play);
-    model.on("change:shown", reveal);
-    finish(model.get("state"));
-    return () => {
-      token += 1;
-      if (timer) clearTimeout(timer);
-    };
+    return renderQueueView(model, root);
   },
 };
