@@ -251,7 +251,103 @@ def test_letters_translate_msgids_and_tell_the_story() -> None:
     assert letters.seen(qm, "get", queue="APP.IN", cause="") == frozenset({"B"})
     assert letters.on_queue(qm, "APP.IN") == ()
     assert get_reason(q) == CMQC.MQRC_NO_MSG_AVAILABLE
-    assert letters.name(qm.new_msgid()) == "#3"
+    q.put(b"not a letter")
+    assert letters.on_queue(qm, "APP.IN") == ("#3",)  # named by its MsgId's counter
     story = letters.story(qm).splitlines()
     assert story[2].split()[:5] == ["2.0", "s", "QM1", "APP.IN", "discard"]
     assert story[2].split()[5:] == ["A", "Expiry=0", "get"]
+
+
+def _named(story: str) -> list[tuple[str, ...]]:
+    """(queue manager, queue, kind, letter) of each line of a story (every event names one)."""
+    return [tuple(line.split()[2:6]) for line in story.splitlines()]
+
+
+def test_letters_follow_msg_seq_not_a_repeated_msgid() -> None:
+    """Two messages put with one MsgId; a get matching the second's CorrelId takes the second,
+    and the first stays: the letters say so (by MsgId, both would be the later letter)."""
+    qm = mq.QueueManager("QM1")
+    qm.define_qlocal("APP.IN")
+    q = mq.Queue(qm, "APP.IN")
+    letters = Letters()
+    same = b"SAME.MSGID".ljust(24, b"\0")
+    letters.put(q, "A", mq.MD(MsgId=same, CorrelId=b"1" * 24))
+    letters.put(q, "B", mq.MD(MsgId=same, CorrelId=b"2" * 24))
+    gmo = mq.GMO(Version=CMQC.MQGMO_VERSION_2, MatchOptions=CMQC.MQMO_MATCH_CORREL_ID)
+    assert q.get(None, mq.MD(CorrelId=b"2" * 24), gmo) == b"B"
+    assert letters.seen(qm, "get") == frozenset({"B"})
+    assert letters.on_queue(qm, "APP.IN") == ("A",)
+    assert _named(letters.story(qm)) == [
+        ("QM1", "APP.IN", "put", "A"),
+        ("QM1", "APP.IN", "put", "B"),
+        ("QM1", "APP.IN", "get", "B"),
+    ]
+
+
+def test_letters_follow_a_message_to_its_copies() -> None:
+    """A channel's arrival and a dead letter are new messages named after the one they copy,
+    never after another message with the same MsgId (rules EIP-04, XQH-01)."""
+    sim = mq.Simulation()
+    qm1, qm2 = mq.QueueManager("QM1", sim=sim), mq.QueueManager("QM2", sim=sim)
+    qm1.define_qlocal("QM2", usage="XMITQ")
+    qm1.define_qremote("TO.APP", rname="APP.IN", rqmname="QM2")
+    qm2.define_qlocal("APP.IN", msgdlvsq="FIFO")
+    qm2.define_qlocal("DLQ")
+    qm2.alter_qmgr(deadq="DLQ")
+    qm2.expired_action = "dead-letter"
+    mq.Channel(qm1, qm2, xmitq="QM2", latency_ms=500)
+    letters = Letters()
+    same = b"SAME.MSGID".ljust(24, b"\0")
+    letters.put(mq.Queue(qm2, "APP.IN"), "B", mq.MD(MsgId=same, Expiry=10))  # 1 s
+    letters.put(mq.Queue(qm1, "TO.APP"), "A", mq.MD(MsgId=same))  # reaches QM2 at 0.5 s
+    sim.advance(seconds=2)
+    assert letters.on_queue(qm2, "APP.IN") == ("B", "A")  # B expired at 1 s, nothing met it
+    assert get_reason(mq.Queue(qm2, "APP.IN")) == CMQC.MQRC_NONE  # moves B to DLQ, takes A
+    assert letters.seen(qm2, "get") == frozenset({"A"})
+    assert letters.on_queue(qm2, "DLQ") == ("B",)
+    assert letters.on_queue(qm2, "APP.IN") == ()
+    assert _named(letters.story(qm1, qm2)) == [  # at one time, QM1's events first
+        ("QM1", "QM2", "put", "A"),
+        ("QM1", "QM2", "channel-send", "A"),
+        ("QM2", "APP.IN", "put", "B"),
+        ("QM2", "APP.IN", "put", "A"),
+        ("QM2", "APP.IN", "channel-arrive", "A"),
+        ("QM2", "APP.IN", "discard", "B"),
+        ("QM2", "DLQ", "put", "B"),
+        ("QM2", "DLQ", "dead-letter", "B"),
+        ("QM2", "APP.IN", "get", "A"),
+    ]
+
+
+def test_letters_name_an_arrival_thrown_away_after_the_message_sent() -> None:
+    """The receiving queue manager logs the discard of an undeliverable MQRO_DISCARD_MSG arrival
+    with the sender's number for it; the letter is the sent message's, not that of the
+    receiver's message with the same number."""
+    sim = mq.Simulation()
+    qm1, qm2 = mq.QueueManager("QM1", sim=sim), mq.QueueManager("QM2", sim=sim)
+    qm1.define_qlocal("QM2", usage="XMITQ")
+    qm1.define_qremote("TO.NOWHERE", rname="NOWHERE", rqmname="QM2")
+    qm2.define_qlocal("APP.IN")
+    mq.Channel(qm1, qm2, xmitq="QM2", latency_ms=500)
+    letters = Letters()
+    letters.put(mq.Queue(qm2, "APP.IN"), "X")  # message 1 of QM2
+    letters.put(mq.Queue(qm1, "TO.NOWHERE"), "A", mq.MD(Report=CMQC.MQRO_DISCARD_MSG))  # 1 of QM1
+    sim.advance(seconds=1)
+    assert letters.seen(qm2, "discard") == frozenset({"A"})
+    assert letters.on_queue(qm2, "APP.IN") == ("X",)
+
+
+def test_letters_follow_an_undeliverable_arrival_to_the_dead_letter_queue() -> None:
+    """Rule DLQ-01: QM2 has no queue NOWHERE, so A arrives on its DLQ as a new message, A."""
+    sim = mq.Simulation()
+    qm1, qm2 = mq.QueueManager("QM1", sim=sim), mq.QueueManager("QM2", sim=sim)
+    qm1.define_qlocal("QM2", usage="XMITQ")
+    qm1.define_qremote("TO.NOWHERE", rname="NOWHERE", rqmname="QM2")
+    qm2.define_qlocal("DLQ")
+    qm2.alter_qmgr(deadq="DLQ")
+    mq.Channel(qm1, qm2, xmitq="QM2", latency_ms=500)
+    letters = Letters()
+    letters.put(mq.Queue(qm1, "TO.NOWHERE"), "A")
+    sim.advance(seconds=1)
+    assert letters.on_queue(qm2, "DLQ") == ("A",)
+    assert letters.seen(qm2, "dead-letter") == frozenset({"A"})

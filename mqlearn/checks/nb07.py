@@ -136,12 +136,7 @@ def _dead_letter_channel() -> Outcome:
     q.get()
     # the answer: the letters on DLQ
     dead = frozenset(letters.on_queue(qm, "DLQ"))
-    left = qm.queue_frame("APP.IN")
-    still_expired = {
-        letters.name(bytes.fromhex(msg_id))
-        for msg_id, expired in zip(left["msg_id"], left["expired"], strict=True)
-        if expired
-    }
+    still_expired = frozenset(letters.on_queue(qm, "APP.IN", expired=True))
     return Outcome(
         dead, {"all_expired": dead | still_expired, "discarded": frozenset()}, letters.story(qm)
     )

@@ -6,11 +6,16 @@ queue into a trace row, and ``queues_of(qm)`` gives the queue definitions to rep
 The log records what happened, not every option of the call, so the conversion fills in what it
 cannot see (docs/pipeline.md, "From an engine session"):
 
-- Gets and channel sends become GETs without match options; every row uses handle 1.
-- A browse becomes BROWSE_FIRST when it is the queue's first browse or returns a message that is
-  not later in delivery order than the previously browsed one (BROWSE_NEXT never goes back), and
-  BROWSE_NEXT otherwise; a browse that found nothing (2033) is a BROWSE_NEXT after an earlier
-  browse of the queue, a BROWSE_FIRST otherwise.
+- A message is followed by the ``(qmgr, msg_seq)`` of its events, never by its MsgId (MsgIds
+  can repeat).
+- Gets and channel sends become GETs without match options when such a GET does what the
+  engine's get did: take the first live message, discarding the expired ones before it. A get
+  that matched a MsgId or CorrelId otherwise becomes a GET matching CorrelId = its own seq as 48
+  hex digits, given to the PUT rows of the messages it took and discarded. Rows use handle 1.
+- A browse becomes BROWSE_FIRST when it is the queue's first browse or returns or discards a
+  message that is not later in delivery order than the previously browsed one (BROWSE_NEXT never
+  goes back), and BROWSE_NEXT otherwise; so a browse that found nothing (2033) is a BROWSE_NEXT
+  after a browse that returned a message, unless it discarded one at or before that one.
 - A message whose discard produced an expiration report gets Report MQRO_EXPIRATION and the
   reply-to queue (and queue manager) named in the report event; other messages get Report 0.
 - The descriptor of a refused MQPUT is not in the log, so refused puts are left out, and so are
@@ -40,7 +45,7 @@ _SENT = re.compile(r"sent to (\S+) at (\S+)")
 _REFUSED = re.compile(r"(\S+) refused it")
 # outcomes the replay works out again, and bookkeeping entries (a unit of work's summary line)
 _SKIPPED_KINDS = frozenset(
-    {"discard", "scan", "trigger", "dead-letter", "commit", "backout", "channel-arrive"}
+    {"scan", "trigger", "dead-letter", "commit", "backout", "channel-arrive"}
 )
 
 
@@ -86,14 +91,20 @@ def _reply_to(event: dict[str, Any]) -> tuple[str, str]:
 
 
 class _Converter:
-    """Walks the log once, keeping what the browse and report rules need."""
+    """Walks the log once, keeping what the get, browse and report rules need.
+
+    A message is its PUT row, found from the ``(qmgr, msg_seq)`` of the events about it.
+    """
 
     def __init__(self, fifo: set[tuple[str, str]]) -> None:
         self.fifo = fifo
         self.rows: list[dict[str, Any]] = []
-        self.puts: dict[tuple[str, str, str], int] = {}  # latest PUT row of a MsgId on a queue
+        self.puts: dict[tuple[str, int], int] = {}  # (qmgr, msg_seq) -> PUT row
         self.keys: dict[int, tuple[int, int]] = {}  # PUT row -> delivery key
-        self.browsed: dict[tuple[str, str], tuple[int, int] | None] = {}
+        self.queued: dict[tuple[str, str], set[int]] = {}  # PUT rows of the messages on a queue
+        # PUT rows discarded by a get or browse (qmgr, queue, cause) whose own event comes next
+        self.discarded: dict[tuple[str, str, str], list[int]] = {}
+        self.browsed: dict[tuple[str, str], tuple[int, int]] = {}  # delivery key at the cursor
 
     def row(self, event: dict[str, Any], op: str, **fields: Any) -> dict[str, Any]:
         row = {
@@ -128,27 +139,66 @@ class _Converter:
         index = len(self.rows) - 1
         lane = 0 if place in self.fifo else min(priority, MAXPRTY)
         self.keys[index] = (-lane, index)
-        self.puts[(*place, event["msg_id"])] = index
+        self.puts[(event["qmgr"], event["msg_seq"])] = index
+        self.queued.setdefault(place, set()).add(index)
+
+    def put_row(self, event: dict[str, Any]) -> int:
+        """The PUT row of the message an event is about."""
+        index = self.puts.get((event["qmgr"], event["msg_seq"]))
+        if index is None:
+            raise ValueError(f"event {event['seq']} ({event['kind']}): a message never put")
+        return index
+
+    def discard(self, event: dict[str, Any]) -> None:
+        if event["reason"]:
+            return  # a channel's arrival thrown away (MQRO_DISCARD_MSG): not on this queue
+        place = (event["qmgr"], event["queue"])
+        index = self.put_row(event)
+        self.queued[place].discard(index)
+        if event["cause"] in ("get", "browse"):
+            self.discarded.setdefault((*place, event["cause"]), []).append(index)
+
+    def get(self, event: dict[str, Any], found: bool) -> None:
+        """A GET row; it matches a CorrelId of its own when a plain GET would not do the same:
+        take this message (or none) after discarding exactly the messages this get discarded."""
+        place = (event["qmgr"], event["queue"])
+        ended = self.discarded.pop((*place, "get"), [])
+        queued = self.queued.get(place, set())
+        if found:
+            index = self.put_row(event)
+            queued.discard(index)
+            ended.append(index)
+            passed = any(self.keys[other] < self.keys[index] for other in queued)
+        else:
+            passed = bool(queued)
+        if not passed:
+            self.row(event, "GET")
+            return
+        pinned = f"{len(self.rows):048x}"  # this GET's seq; never 0, a PUT row comes first
+        for index in ended:
+            self.rows[index]["correl_id"] = pinned
+        self.row(event, "GET", correl_id=pinned, match_options=C.MQMO_MATCH_CORREL_ID)
 
     def browse(self, event: dict[str, Any], found: bool) -> None:
-        place = (event["qmgr"], event["queue"])
-        if not found:
-            self.row(event, "BROWSE_NEXT" if place in self.browsed else "BROWSE_FIRST")
-            return
-        if event["cause"] == "lock":
+        """BROWSE_NEXT only walks past the cursor: a browse that returned or discarded a message
+        not later than the cursor is a BROWSE_FIRST, and so is a queue's first browse."""
+        if found and event["cause"] == "lock":
             raise _unsupported(event, "a browse with MQGMO_LOCK")
-        key = self.keys.get(self.puts.get((*place, event["msg_id"]), -1))
-        previous = self.browsed.get(place)
-        first = place not in self.browsed or key is None or previous is None or key <= previous
+        place = (event["qmgr"], event["queue"])
+        met = [self.keys[index] for index in self.discarded.pop((*place, "browse"), [])]
+        if found:
+            met.append(self.keys[self.put_row(event)])
+        cursor = self.browsed.get(place)
+        first = cursor is None or any(key <= cursor for key in met)
         self.row(event, "BROWSE_FIRST" if first else "BROWSE_NEXT")
-        self.browsed[place] = key
+        if found:
+            self.browsed[place] = met[-1]
+        elif first:
+            self.browsed.pop(place, None)  # BROWSE_FIRST leaves the cursor before the first message
 
     def report(self, event: dict[str, Any]) -> None:
-        index = self.puts.get((event["qmgr"], event["queue"], event["msg_id"]))
-        if index is None:
-            raise ValueError(f"event {event['seq']}: a report for a message never put")
         reply_q, reply_qmgr = _reply_to(event)
-        self.rows[index].update(
+        self.rows[self.put_row(event)].update(
             report=C.MQRO_EXPIRATION, reply_to_q=reply_q, reply_to_qmgr=reply_qmgr
         )
 
@@ -159,15 +209,17 @@ class _Converter:
         elif kind in ("get", "channel-send"):
             if cause == "syncpoint":
                 raise _unsupported(event, "a get under syncpoint")
-            self.row(event, "GET")
+            self.get(event, found=True)
         elif kind == "browse":
             self.browse(event, found=True)
         elif kind == "report":
             self.report(event)
         elif kind == "failed":
             self.failed(event)
-        elif kind == "discard" and cause == "cursor":
-            raise _unsupported(event, "a get under the browse cursor")
+        elif kind == "discard":
+            if cause == "cursor":
+                raise _unsupported(event, "a get under the browse cursor")
+            self.discard(event)
         elif kind == "backout" and event["queue"]:
             raise _unsupported(event, "a backout")
         elif kind not in _SKIPPED_KINDS:
@@ -179,7 +231,7 @@ class _Converter:
             return  # a refused put: its descriptor is not in the log
         if reason == C.MQRC_NO_MSG_AVAILABLE:
             if cause == "get":
-                self.row(event, "GET")
+                self.get(event, found=False)
             else:
                 self.browse(event, found=False)
         elif reason in (C.MQRC_TRUNCATED_MSG_FAILED, C.MQRC_NO_MSG_UNDER_CURSOR):
