@@ -146,8 +146,9 @@ q4 = Exercise(
     form=Number(example=3),
     rules=("EXP-28",),
     explanation=(
-        "On distributed queue managers an internal expiry task scans the queues every 300 s "
-        "unless tuned otherwise, and removes every expired message it finds without any get."
+        "On distributed and IBM i queue managers an internal expiry task scans the queues "
+        "every 300 s unless tuned otherwise, and removes every expired message it finds without "
+        "any get."
     ),
     hint="Which messages have expired by the time the 300 s scan runs?",
     confirm="The scan at 300 s removed A and C; B lives for ten minutes.",

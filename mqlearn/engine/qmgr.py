@@ -61,10 +61,9 @@ if TYPE_CHECKING:
 
 PROFILES = ("distributed", "zos", "ibmi")
 # time, queue, kind, msgid, message seq, priority, deadline, cause, reason, detail
-RawEvent = tuple[
-    int, str, str, bytes | None, int | None, int | None, int | None, str, int, str
-]
-DEFAULT_EXPIRY_TASK_SECONDS = 300  # distributed: qm.ini TuningParameters ExpiryInterval
+RawEvent = tuple[int, str, str, bytes | None, int | None, int | None, int | None, str, int, str]
+DEFAULT_EXPIRY_TASK_SECONDS = 300  # distributed and IBM i: qm.ini TuningParameters ExpiryInterval
+EXPIRY_TASK_PROFILES = ("distributed", "ibmi")  # an expiry task from creation (rule EXP-28)
 ENFORCE_ENV = "AMQ_ENFORCE_MAX_EXPIRY_ERROR"
 _PUT_INHIBITED = C.MQRC_PUT_INHIBITED
 _Q_FULL = C.MQRC_Q_FULL
@@ -121,7 +120,7 @@ class QueueManager(PubSub, Definitions):
         self._ctx_qmgr = self._context(C.MQAT_QMGR, "mqlearn", self.name[:28])
         # descriptor fields shared by every message an application puts: context + persistence
         self._shared = {p: {**self._ctx_default, "Persistence": p} for p in (0, 1)}
-        self.expryint = DEFAULT_EXPIRY_TASK_SECONDS if profile == "distributed" else 0
+        self.expryint = DEFAULT_EXPIRY_TASK_SECONDS if profile in EXPIRY_TASK_PROFILES else 0
         self._expiry_task: Scheduled | None = None
         self._schedule_expiry_task()
 
@@ -133,14 +132,15 @@ class QueueManager(PubSub, Definitions):
     def alter_qmgr(
         self, *, deadq: str | None = None, maxprty: int | None = None, expryint: int | None = None
     ) -> None:
-        """ALTER QMGR DEADQ / MAXPRTY / EXPRYINT (expiry scan interval in seconds, 0 = off)."""
+        """ALTER QMGR DEADQ / MAXPRTY / EXPRYINT (expiry scan interval in seconds, 0 = off).
+
+        ``expryint`` is EXPRYINT on z/OS and the expiry task's qm.ini ExpiryInterval on
+        distributed and IBM i (rule EXP-28).
+        """
         if maxprty is not None and (type(maxprty) is not int or not 0 <= maxprty <= 9):
             raise ValueError(f"MAXPRTY must be an int in 0..9, got {maxprty!r}")
-        if expryint is not None:
-            if type(expryint) is not int or not 0 <= expryint <= 99_999_999:
-                raise ValueError(f"EXPRYINT must be seconds in 0..99999999, got {expryint!r}")
-            if expryint and self.profile == "ibmi":
-                raise ValueError("profile 'ibmi' has no background expiry scan (rule EXP-28)")
+        if expryint is not None and (type(expryint) is not int or not 0 <= expryint <= 99_999_999):
+            raise ValueError(f"EXPRYINT must be seconds in 0..99999999, got {expryint!r}")
         if deadq is not None:
             self.deadq = check_name(deadq, "DEADQ") if deadq else None
         if maxprty is not None:

@@ -88,8 +88,8 @@ _NOTES = {
         "MAXPRTY",
     ): "MAXPRTY is fixed at 9 in MQSC; Python can set it: qm.alter_qmgr(maxprty=)",
     ("ALTER", "EXPRYINT"): (
-        "EXPRYINT is a z/OS attribute (rule EXP-28); the distributed expiry task interval is "
-        "qm.ini's ExpiryInterval, set from Python with qm.alter_qmgr(expryint=)"
+        "EXPRYINT is a z/OS attribute (rule EXP-28); on distributed and IBM i the expiry task "
+        "interval is qm.ini's ExpiryInterval, set from Python with qm.alter_qmgr(expryint=)"
     ),
     ("DISPLAY", "EXPRYINT"): (
         "EXPRYINT is a z/OS attribute (rule EXP-28); Python shows this queue manager's "

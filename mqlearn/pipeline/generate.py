@@ -225,12 +225,10 @@ def qmgr_name(k: int) -> str:
 def _qmgr_settings(rng: np.random.Generator) -> dict[str, Any]:
     """Profile and background expiry interval: queue-manager attributes, shared by its queues."""
     profile = str(rng.choice(["distributed", "zos", "ibmi"], p=[0.8, 0.15, 0.05]))
-    if profile == "distributed":  # the expiry task: 300 s by default, sometimes tuned or off
-        interval = int(rng.choice([300, 0, 60], p=[0.8, 0.1, 0.1]))
-    elif profile == "zos":  # EXPRYINT: off by default
+    if profile == "zos":  # EXPRYINT: off by default
         interval = int(rng.choice([0, 60], p=[0.5, 0.5]))
-    else:  # ibmi: no background expiry (EXP-28)
-        interval = 0
+    else:  # distributed, ibmi: the expiry task, 300 s by default, sometimes tuned or off (EXP-28)
+        interval = int(rng.choice([300, 0, 60], p=[0.8, 0.1, 0.1]))
     return {"profile": profile, "expiry_interval_s": interval}
 
 

@@ -61,8 +61,6 @@ def _definition(row: dict[str, Any]) -> tuple[str, int, int, int, str, int]:
     interval = int(row["expiry_interval_s"])
     if not 0 <= interval <= MAX_EXPIRY_INTERVAL_S:
         raise ValueError(f"expiry_interval_s must be 0..{MAX_EXPIRY_INTERVAL_S}, got {interval}")
-    if interval and profile == "ibmi":
-        raise ValueError("profile 'ibmi' has no background expiry scan (rule EXP-28)")
     cap = -1 if local.capexpry is None else local.capexpry
     return local.msgdlvsq, local.defprty, local.maxdepth, cap, profile, interval
 

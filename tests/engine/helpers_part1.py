@@ -25,8 +25,9 @@ SHORT = 10  # tenths: a one-second lifetime
 def new_qm(*, scans: bool = False, **qm_kwargs: Any) -> mq.QueueManager:
     """A queue manager on its own fresh Simulation (time 0).
 
-    ``scans=False`` switches the distributed background expiry task off, so that only gets and
-    browses discard anything (the lazy-expiry lesson) however far a test moves the clock.
+    ``scans=False`` switches the background expiry task (distributed and IBM i, EXP-28) off, so
+    that only gets and browses discard anything (the lazy-expiry lesson) however far a test moves
+    the clock.
     """
     qm = mq.QueueManager(QM_NAME, sim=mq.Simulation(), **qm_kwargs)
     if not scans:

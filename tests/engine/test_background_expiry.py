@@ -1,7 +1,7 @@
 """Background expiry per profile (EXP-28) and CAPEXPRY (EXP-06).
 
-EXP-28: distributed queue managers run an expiry task every 300 s (0 switches it off); z/OS scans
-every EXPRYINT seconds (off by default) and on REFRESH QMGR TYPE(EXPIRY); IBM i never scans.
+EXP-28: distributed and IBM i queue managers run an expiry task every 300 s (0 switches it off);
+z/OS scans every EXPRYINT seconds (off by default) and on REFRESH QMGR TYPE(EXPIRY).
 EXP-06: the lowest CAPEXPRY on the resolution path lowers a larger Expiry at put time.
 """
 
@@ -90,6 +90,11 @@ def test_exp28_scan_skips_uncommitted_and_locked_messages() -> None:
     assert discard_causes(qm, APP_Q) == ["scan"]
 
 
+@pytest.mark.parametrize(("profile", "seconds"), [("distributed", 300), ("ibmi", 300), ("zos", 0)])
+def test_exp28_default_expiry_interval_per_profile(profile: str, seconds: int) -> None:
+    assert new_qm(profile=profile).expryint == seconds
+
+
 # --- EXP-28, z/OS -----------------------------------------------------------------------------
 
 
@@ -98,6 +103,7 @@ def test_exp28_zos_no_scan_by_default() -> None:
     put_expiring(qm, expiry=10)
     advance_to(qm, 3600)
     assert qm.curdepth(APP_Q) == 1
+    assert events(qm, "scan") == [] and events(qm, "discard") == []
 
 
 def test_exp28_zos_expryint_scans_every_interval() -> None:
@@ -155,12 +161,53 @@ def test_exp28_refresh_expiry_is_zos_only(profile: str) -> None:
 # --- EXP-28, IBM i ----------------------------------------------------------------------------
 
 
-def test_exp28_ibmi_never_scans() -> None:
+def test_exp28_ibmi_scans_every_300s() -> None:
+    """The same internal expiry task as distributed: the first scan at 300 s, without any get."""
     qm = new_qm(profile="ibmi")
     put_expiring(qm, expiry=10)
+    put(qm, APP_Q, b"live", Expiry=C.MQEI_UNLIMITED)
+    assert_scanned_at(qm, 300, live=1)
+    assert qm.curdepth(REPLY_Q) == 1, "the scan sends the requested expiration report"
+    assert [e.time_ms for e in events(qm, "scan")] == [300_000]
+    assert events(qm, "get") == [], "no application get was involved"
+    assert get(qm, APP_Q)[0] == b"live", "live messages stay"
+
+
+def test_exp28_ibmi_scans_again_every_300s() -> None:
+    qm = new_qm(profile="ibmi")
+    advance_to(qm, 301)
+    put_expiring(qm, expiry=10)
+    assert_scanned_at(qm, 600)
+    assert [e.time_ms for e in events(qm, "scan")] == [300_000, 600_000]
+
+
+def test_exp28_ibmi_alter_qmgr_expryint_sets_the_interval_from_the_alter() -> None:
+    """ALTER at 100 s to 60 s: scans at 160, 220 and 280 s, none at 300 s (the old schedule)."""
+    qm = new_qm(profile="ibmi")
+    put_expiring(qm, expiry=10)
+    advance_to(qm, 100)
+    qm.alter_qmgr(expryint=60)
+    assert qm.expryint == 60
+    assert_scanned_at(qm, 160)
+    advance_to(qm, 330)
+    assert [e.time_ms for e in events(qm, "scan")] == [160_000, 220_000, 280_000]
+
+
+def test_exp28_ibmi_expryint_zero_disables_the_scan() -> None:
+    qm = new_qm(profile="ibmi")
+    qm.alter_qmgr(expryint=0)
+    put_expiring(qm, expiry=10)
     advance_to(qm, 3600)
-    assert qm.curdepth(APP_Q) == 1, "on IBM i only gets and browses discard"
+    assert qm.curdepth(APP_Q) == 1, "with the task off only gets and browses discard"
     assert events(qm, "scan") == [] and events(qm, "discard") == []
+
+
+@pytest.mark.parametrize("bad", [-1, 100_000_000, 1.5])
+def test_exp28_ibmi_expryint_range_as_distributed(bad: object) -> None:
+    qm = new_qm(profile="ibmi")
+    with pytest.raises(ValueError, match=r"EXPRYINT must be seconds in 0\.\.99999999"):
+        qm.alter_qmgr(expryint=bad)  # type: ignore[arg-type]
+    assert qm.expryint == 300
 
 
 # --- EXP-06: CAPEXPRY -------------------------------------------------------------------------

@@ -7,9 +7,9 @@ simple model in ``reference_model.py``; the tests check that they agree and that
 lost or counted twice (rules EXP-05, EXP-11, EXP-12, EXP-20..27, EXP-29, UOW-01/02, XQH-06, DLQ-01,
 RPT-01..06).
 
-Every queue manager here uses ``profile="ibmi"``: that profile has no background expiry scan
-(EXP-28), so the only discards are the ones a get or browse causes. The distributed profile would
-scan every 300 s of virtual time, and a scan firing in the middle of an ``advance`` would discard
+Every queue manager here switches its background expiry task off (``alter_qmgr(expryint=0)``,
+EXP-28), so the only discards are the ones a get or browse causes. Left on, the task would scan
+every 300 s of virtual time, and a scan firing in the middle of an ``advance`` would discard
 messages the model expects a later get to discard. Time is virtual and hypothesis is derandomized,
 so every run is the same.
 """
@@ -194,7 +194,8 @@ class LocalRun:
     seen_events: int = 0
 
     def __post_init__(self) -> None:
-        self.qm = mq.QueueManager("QM1", profile="ibmi")  # no background scan: see module doc
+        self.qm = mq.QueueManager("QM1", profile="ibmi")
+        self.qm.alter_qmgr(expryint=0)  # no background scan: see module doc
         self.qm.define_qlocal(APP_Q, msgdlvsq="FIFO" if self.fifo else "PRIORITY")
         self.q = mq.Queue(self.qm, APP_Q)
         self.model = ReferenceQueue(fifo=self.fifo)
@@ -395,8 +396,10 @@ class ChannelRun:
 
     def __post_init__(self) -> None:
         sim = mq.Simulation()
-        self.qm1 = mq.QueueManager("QM1", sim=sim, profile="ibmi")  # no background scans
+        self.qm1 = mq.QueueManager("QM1", sim=sim, profile="ibmi")
         self.qm2 = mq.QueueManager("QM2", sim=sim, profile="ibmi")
+        for qm in (self.qm1, self.qm2):
+            qm.alter_qmgr(expryint=0)  # no background scans
         self.qm1.define_qlocal("QM2", usage="XMITQ")
         self.qm1.define_qremote("TO.APP", rname="APP.IN", rqmname="QM2")
         self.qm1.define_qremote("TO.NOWHERE", rname="NO.SUCH.Q", rqmname="QM2")
@@ -510,7 +513,8 @@ class ReportRun:
     requested: dict[bytes, tuple[int, bytes]] = field(default_factory=dict)  # report, payload
 
     def __post_init__(self) -> None:
-        self.qm = mq.QueueManager("QM1", profile="ibmi")  # no background scan
+        self.qm = mq.QueueManager("QM1", profile="ibmi")
+        self.qm.alter_qmgr(expryint=0)  # no background scan
         for name, maxdepth in [(APP_Q, 5000), ("REPLY.Q", 2), ("DLQ", 1)]:
             self.qm.define_qlocal(name, maxdepth=maxdepth)
         self.qm.alter_qmgr(deadq="DLQ")

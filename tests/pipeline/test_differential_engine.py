@@ -64,7 +64,7 @@ def queue_defs(draw: st.DrawFn) -> pd.DataFrame:
     rows = []
     for qmgr in QMGRS[: draw(st.integers(1, 2))]:
         profile = draw(st.sampled_from(["distributed", "zos", "ibmi"]))
-        interval = 0 if profile == "ibmi" else draw(st.sampled_from([0, 1, 2, 5]))
+        interval = draw(st.sampled_from([0, 1, 2, 5]))
         for queue in QUEUES[: draw(st.integers(1, 2))]:
             rows.append(
                 {
@@ -151,8 +151,7 @@ def build_engine(queues: pd.DataFrame) -> dict[str, mq.QueueManager]:
     for qmgr, group in queues.groupby("qmgr", sort=False):
         first = group.iloc[0]
         qm = mq.QueueManager(str(qmgr), sim, profile=first["profile"], enforce_max_expiry=False)
-        if first["profile"] != "ibmi":
-            qm.alter_qmgr(expryint=int(first["expiry_interval_s"]))
+        qm.alter_qmgr(expryint=int(first["expiry_interval_s"]))
         for q in group.to_dict("records"):
             qm.define_qlocal(
                 q["queue"],
@@ -350,10 +349,21 @@ def replay_outcomes(messages: pd.DataFrame) -> Counter[tuple[Any, ...]]:
     return found
 
 
-@pytest.mark.parametrize("profile, interval", [("distributed", 300), ("zos", 7), ("ibmi", 0)])
-def test_exp28_scan_times_follow_the_profile(profile: str, interval: int) -> None:
-    """Rule EXP-28: distributed scans every expiry_interval_s (300 s by default) from time 0,
-    z/OS every EXPRYINT, IBM i never; the replay discards at exactly the engine's scan times."""
+@pytest.mark.parametrize(
+    "profile, interval, expected",
+    [
+        ("distributed", 300, [300_000, 600_000]),
+        ("ibmi", 300, [300_000, 600_000]),
+        ("ibmi", 0, []),
+        ("zos", 7, [7_000, 308_000]),
+    ],
+)
+def test_exp28_scan_times_follow_the_profile(
+    profile: str, interval: int, expected: list[int]
+) -> None:
+    """Rule EXP-28: distributed and IBM i scan every expiry_interval_s (300 s by default, 0 = off)
+    from time 0, z/OS every EXPRYINT; the replay discards at exactly the engine's scan times.
+    Message 1 expires at 5 s, message 2 at 1 s + 301 s = 302 s: the first scan at or after each."""
     queues = pd.DataFrame(
         [
             {
@@ -391,5 +401,4 @@ def test_exp28_scan_times_follow_the_profile(profile: str, interval: int) -> Non
     run = run_engine(trace, queues)
     assert replay_discards(result.messages) == engine_discards(run)
     scans = result.messages.loc[result.messages["discard_cause"] == "scan", "end_ms"].tolist()
-    expected = {"distributed": [300_000, 600_000], "zos": [7_000, 308_000], "ibmi": []}
-    assert scans == expected[profile]
+    assert scans == expected

@@ -282,6 +282,16 @@ def test_exp28_scans_discard_at_their_own_times_and_show_in_depth() -> None:
     assert depth["time_ms"].tolist() == [0, 0, 2000, 3000, 4000, 4000]
 
 
+def test_exp28_ibmi_scans_every_300s_like_distributed() -> None:
+    """Rule EXP-28: IBM i has the distributed expiry task; expiry_interval_s 300 scans at 300 s
+    and 600 s, and a message expiring at 1 s and one expiring at 400 s go at those scans."""
+    rows = [put(1, 0, 1, expiry=10), put(2, 0, 2, expiry=4000)]
+    queues = definitions({"profile": "ibmi", "expiry_interval_s": 300})
+    result = replay_local(trace_of(rows), queues, end_ms=700_000)
+    assert outcomes(result)["0001"] == ("discarded", 300_000, "scan")
+    assert outcomes(result)["0002"] == ("discarded", 600_000, "scan")
+
+
 def test_end_ms_runs_the_scans_after_the_last_row() -> None:
     """With end_ms the replay covers the whole period: scans after a queue's last row still run."""
     rows = [put(1, 0, 1, expiry=10)]
@@ -493,7 +503,7 @@ def test_queues_of_describes_every_local_queue() -> None:
     frame = queues_of(qm)
     assert frame.to_dict("records") == [
         {"qmgr": "QM1", "queue": "A", "msgdlvsq": "FIFO", "defprty": 3, "maxdepth": 7,
-         "capexpry": 40, "profile": "ibmi", "expiry_interval_s": 0}
+         "capexpry": 40, "profile": "ibmi", "expiry_interval_s": 300}
     ]  # fmt: skip
     assert {c: str(t) for c, t in frame.dtypes.items()} == QUEUE_COLUMNS
     assert np.array_equal(frame.columns, list(QUEUE_COLUMNS))

@@ -106,7 +106,6 @@ def _queue(**attrs: object) -> pd.DataFrame:
         ({"maxdepth": -1}, "QM1/Q1: MAXDEPTH must be in 0..999999999"),
         ({"capexpry": 0}, "QM1/Q1: CAPEXPRY must be in 1..999999999"),
         ({"profile": "vms"}, "QM1/Q1: profile must be one of distributed, zos, ibmi"),
-        ({"profile": "ibmi"}, "QM1/Q1: profile 'ibmi' has no background expiry scan"),
         ({"expiry_interval_s": -1}, "QM1/Q1: expiry_interval_s must be 0..99999999"),
         ({"queue": "BAD NAME"}, "is not a valid MQ name"),
     ],
@@ -115,6 +114,14 @@ def test_bad_queue_definitions_are_refused_by_name(attrs: dict, message: str) ->
     trace = pd.DataFrame({n: pd.Series([], dtype=d) for n, d in TRACE_COLUMNS.items()})
     with pytest.raises(ValueError, match=message):
         replay_local(trace, _queue(**attrs))
+
+
+@pytest.mark.parametrize("profile", ["distributed", "ibmi", "zos"])
+def test_exp28_every_profile_accepts_an_expiry_interval(profile: str) -> None:
+    """EXP-28: IBM i runs the expiry task as distributed does; z/OS has EXPRYINT."""
+    trace = pd.DataFrame({n: pd.Series([], dtype=d) for n, d in TRACE_COLUMNS.items()})
+    result = replay_local(trace, _queue(profile=profile, expiry_interval_s=300))
+    assert len(result.messages) == 0
 
 
 def test_queue_manager_settings_must_agree_and_queues_be_unique() -> None:

@@ -113,12 +113,15 @@ def test_reply_queues_are_defined_on_every_qmgr() -> None:
 
 
 def test_definitions_share_profile_and_interval_per_qmgr() -> None:
-    """EXP-28: the background expiry interval and the profile are queue-manager attributes."""
+    """EXP-28: the background expiry interval and the profile are queue-manager attributes;
+    distributed and IBM i have the expiry task (300 s, tuned or off), z/OS EXPRYINT (off or set)."""
     queues = queue_definitions(TraceSpec(seed=3, queues=40, qmgrs=5))
     per_qmgr = queues.groupby("qmgr")[["profile", "expiry_interval_s"]].nunique()
     assert (per_qmgr == 1).all().all()
-    ibmi = queues[queues["profile"] == "ibmi"]
-    assert (ibmi["expiry_interval_s"] == 0).all()
+    intervals = queues.groupby("profile")["expiry_interval_s"].unique()
+    assert set(intervals["ibmi"]) == {60}, "this seed's IBM i queue manager has a tuned task"
+    assert set(intervals["distributed"]) == {300}
+    assert set(intervals["zos"]) == {0}
 
 
 @pytest.mark.parametrize(

@@ -70,7 +70,7 @@ def definitions(draw: st.DrawFn) -> pd.DataFrame:
     rows = []
     for qmgr in QMGRS:
         profile = draw(st.sampled_from(["distributed", "zos", "ibmi"]))
-        interval = 0 if profile == "ibmi" else draw(st.sampled_from([0, 1, 2]))
+        interval = draw(st.sampled_from([0, 1, 2]))
         for queue in QUEUES:
             rows.append(
                 {
@@ -321,12 +321,13 @@ def test_nonexistent_empty_and_undefined_inputs_have_clear_messages(spark, tmp_p
 
 
 def test_bad_queue_definition_is_refused_by_name(spark, tmp_path, inputs) -> None:
-    """EXP-28 (ibmi has no expiry scan): a bad definition raises ValueError naming the queue."""
+    """EXP-28 (an expiry interval is 0..99999999 s): a bad definition raises ValueError naming
+    the queue."""
     trace_path, _, _, _ = inputs
     queues = queue_frame("Q1", "Q2")
-    queues.loc[1, ["profile", "expiry_interval_s"]] = ["ibmi", 5]
+    queues.loc[1, "expiry_interval_s"] = -1
     bad = write_parquet(queues, QUEUE_COLUMNS, tmp_path / "bad_queues.parquet")
-    with pytest.raises(ValueError, match="QMA/Q2"):
+    with pytest.raises(ValueError, match=r"QMA/Q2: expiry_interval_s must be 0\.\.99999999"):
         replay_spark(spark, trace_path, bad, tmp_path / "out")
 
 
