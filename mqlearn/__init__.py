@@ -1,7 +1,8 @@
 """mqlearn: learn IBM MQ message expiry on an exact simulator with a virtual clock.
 
 The names mirror pymqi/ibmmq (MD, GMO, PMO, Queue.put/get, MQMIError) so that what a learner types
-here transfers to real MQ code; see docs/engine.md for the behaviour and ../shared rules for IDs.
+here transfers to real MQ code; see docs/engine.md for the behaviour and for the rule IDs (EXP-22,
+RPT-03, ...) that tests and notebooks cite.
 """
 
 from typing import Any

@@ -1,4 +1,7 @@
-"""The Message Expiration pattern (seed 004) on the simulator: rules EIP-01 .. EIP-06.
+"""The Message Expiration pattern on the simulator: rules EIP-01 .. EIP-06.
+
+The pattern is the one of that name in *Enterprise Integration Patterns* (Gregor Hohpe and Bobby
+Woolf).
 
 Helpers that show how other messaging systems express a message's lifetime and what IBM MQ makes
 of it: relative and absolute expiry (EIP-01), JMS time-to-live and JMSExpiration (EIP-02), .NET/MSMQ

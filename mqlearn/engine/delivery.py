@@ -1,8 +1,9 @@
 """Messages the queue manager makes: expiration reports, dead letters, trigger messages, MQXQHs.
 
-Each function decides what a generated message contains (seed 003 "Table 1" for reports, MQDLH for
-dead letters, MQTM for triggers) and hands it to :meth:`QueueManager.deliver`. Failures fall back
-as IBM describes: reply queue → dead-letter queue → thrown away (rule RPT-06).
+Each function decides what a generated message contains (IBM's table of report fields, rule
+RPT-03, for reports; MQDLH for dead letters; MQTM for triggers) and hands it to
+:meth:`QueueManager.deliver`. Failures fall back as IBM describes: reply queue → dead-letter
+queue → thrown away (rule RPT-06).
 """
 
 from __future__ import annotations

@@ -75,7 +75,8 @@ def carried_fields(md: MD) -> dict[str, Any] | None:
 
 
 def _keeps_original_length(md: MD) -> bool:
-    """MQPUT accepts OriginalLength only for a report that is a segment (seed 003, MDOLN)."""
+    """MQPUT accepts OriginalLength only for a report that is a segment (IBM's page "MQMD
+    (Message descriptor) on IBM i", field MDOLN)."""
     segment = md.MsgFlags & (C.MQMF_SEGMENT | C.MQMF_LAST_SEGMENT)
     return md.MsgType == C.MQMT_REPORT and bool(segment)
 

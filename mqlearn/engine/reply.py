@@ -46,9 +46,9 @@ def report_expired(qm: QueueManager, md: MD, data: bytes) -> str | None:
     """An application discarding a message it judged expired sends the report it asked for (RPT-08).
 
     ``md`` and ``data`` are the message as the application got it. The report is built as the
-    queue manager builds its own (seed 003 Table 1), except that its context is the application's:
-    seed 003 recommends applications set similar values. Returns where the report went, or None
-    when the message asked for no expiration report.
+    queue manager builds its own (rule RPT-03), except that its context is the application's:
+    IBM's report-field table recommends applications set similar values. Returns where the
+    report went, or None when the message asked for no expiration report.
     """
     fields = md.get()
 

@@ -2,13 +2,13 @@
 
 IBM MQ for IBM i documents the same MQI with six-character names: the MQMD field ``MDEXP`` is
 ``Expiry``, the constant ``EIULIM`` is ``MQEI_UNLIMITED``, reason ``RC2013`` is
-``MQRC_EXPIRY_ERROR``. These tables let a reader of the IBM i pages (seeds 000 and 003) use
-mqlearn's C names, and back.
+``MQRC_EXPIRY_ERROR``. These tables let a reader of the IBM i pages ("MDEXP (10-digit signed
+integer)", "MQMD (Message descriptor) on IBM i") use mqlearn's C names, and back.
 
-Only names confirmed in IBM's IBM i documentation are listed: the MQMD RPG declaration and field
-descriptions of seed 003, seed 000, and IBM's IBM i MQGMO/MQPMO pages (GMBRWF, GMWT, GMSYP, PMSYP,
-PMNSYP, CCFAIL, WIULIM). Reason codes follow one rule instead of a table: ``RCnnnn`` is the MQRC_
-constant whose value is nnnn.
+Only names confirmed in IBM's IBM i documentation are listed: the RPG declaration and the field
+descriptions of "MQMD (Message descriptor) on IBM i", "MDEXP (10-digit signed integer)", and IBM's
+IBM i MQGMO/MQPMO pages (GMBRWF, GMWT, GMSYP, PMSYP, PMNSYP, CCFAIL, WIULIM). Reason codes follow
+one rule instead of a table: ``RCnnnn`` is the MQRC_ constant whose value is nnnn.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import re
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import reason_name
 
-# MQMD field name -> RPG short name, in layout order (seed 003, "RPG declaration").
+# MQMD field name -> RPG short name, in layout order ("RPG declaration" on "MQMD (Message
+# descriptor) on IBM i").
 FIELD_SHORT_NAMES: dict[str, str] = {
     "StrucId": "MDSID",
     "Version": "MDVER",

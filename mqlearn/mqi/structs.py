@@ -1,9 +1,9 @@
 """MQI structures as pymqi/ibmmq shape them: MD, GMO and PMO with IBM's field names and initial values.
 
 Each structure is a plain object whose fields are class attributes (the initial values from IBM's
-documentation, seed 003 "Initial values") until the program or the queue manager sets them on the
-instance. Setting a name that is not a field raises AttributeError, so a typo such as
-``md.expiry = 50`` never passes silently.
+documentation, the "Initial values" section of "MQMD (Message descriptor) on IBM i") until the
+program or the queue manager sets them on the instance. Setting a name that is not a field raises
+AttributeError, so a typo such as ``md.expiry = 50`` never passes silently.
 
 Field kinds in the layouts: ``"l"`` an MQLONG (4-byte signed integer), ``"c"`` a character field
 (``str``, blank-padded to its length when packed), ``"b"`` a byte string (``bytes`` of exact length,
