@@ -29,6 +29,7 @@ from mqlearn.mqi import cmqc as C
 from mqlearn.viz import figures
 from mqlearn.viz.model import WorkbenchModel
 from mqlearn.viz.names import EXPIRATION_REPORTS, PERSISTENCES, Vocabulary
+from mqlearn.viz.queue_view import QueueStage
 from mqlearn.viz.spec import MS_PER_S, Spec
 from mqlearn.viz.text import summary, xqh_summary
 
@@ -540,18 +541,19 @@ class Comparison(ControlPanel):
         super().__init__([self.fifo_model, self.priority_model])
         self.views = [QueueViews(m) for m in self.models]
         self.summary = widgets.VBox([v.summary for v in self.views])  # each one mq-summary
+        self.stages = [QueueStage(m) for m in self.models]
         columns = [
             widgets.VBox(
                 [
                     widgets.HTML(f"<b>{html.escape(m.queue)} (MSGDLVSQ {m.msgdlvsq})</b>"),
                     v.result,
                     v.summary,
-                    v.shelf.box,
+                    stage.view,
                     v.timeline.box,
                 ],
-                layout=widgets.Layout(width="50%"),
+                layout=widgets.Layout(flex="1 1 380px", min_width="0"),
             )
-            for m, v in zip(self.models, self.views, strict=True)
+            for m, v, stage in zip(self.models, self.views, self.stages, strict=True)
         ]
         self.widget = widgets.VBox(
             [
@@ -561,10 +563,26 @@ class Comparison(ControlPanel):
                 ),
                 self.controls(),
                 self.errors,
-                widgets.HBox(columns),
+                widgets.HBox(columns, layout=widgets.Layout(flex_flow="row wrap")),
             ]
         )
         self.widget.add_class("mq-comparison")
+
+    def _act(self, *actions: Callable[[], str]) -> None:
+        """Every action on both queues, each queue view playing the steps on its own queue."""
+        for stage in self.stages:
+            stage.before()
+        lines = [action() for action in actions]
+        for stage, line in zip(self.stages, lines, strict=True):
+            stage.after(line, "call")
+        self._after(lines)
+
+    def _advance(self, ms: int) -> None:
+        first, *others = self.models
+        since = len(self.qm.events)
+        self._act(  # one clock: advanced once, by the first model
+            lambda: first.advance(ms), *(lambda m=m: m.after_advance(ms, since) for m in others)
+        )
 
     def show_results(self, lines: list[str]) -> None:
         for view, line in zip(self.views, lines, strict=True):
@@ -573,6 +591,9 @@ class Comparison(ControlPanel):
     def refresh(self, at_ms: int | None) -> None:
         for view in self.views:
             view.refresh(at_ms)
+        if at_ms is not None:
+            for stage in self.stages:
+                stage.show(f"Replay: the queue as it was at {at_ms / MS_PER_S:.1f} s", at_ms)
 
     def text(self) -> str:
         return "\n".join(

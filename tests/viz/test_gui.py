@@ -224,6 +224,12 @@ def test_comparison_same_puts_different_discards() -> None:
     assert tags_of(prio.timeline.figure, "discarded") == ["C"]
     assert tags_of(fifo.shelf.figure, EXPIRED) == ["C"]
     assert tags_of(prio.shelf.figure, EXPIRED) == ["A"]
+    walks = [
+        [(st["op"], st.get("label")) for st in stage.view.state["transition"]["steps"]]
+        for stage in cmp.stages
+    ]
+    assert walks[0][:4] == [("visit", "A"), ("discard", "A"), ("visit", "B"), ("return", "B")]
+    assert walks[1][:4] == [("visit", "C"), ("discard", "C"), ("visit", "B"), ("return", "B")]
     assert cmp.qm.sim.now == 1_000  # one clock, advanced once
     assert "FIFO.Q (FIFO)" in cmp.text() and "PRIORITY.Q (PRIORITY)" in cmp.text()
     assert cmp.failures == []
