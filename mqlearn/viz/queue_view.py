@@ -110,7 +110,7 @@ class QueueStage:
             "n": self._count,
             "action": action,
             "caption": caption,
-            "summary": narrate(played),
+            "summary": f"{self._count}. {narrate(played)}",  # numbered: a repeat still shows
             "manual": manual,
             "steps": played,
             "entering": [s["id"] for s in played if s["op"] == "put" and s["queue"] == m.queue],

@@ -271,9 +271,13 @@ class Workbench(ControlPanel):
         """The summary line always; the queue view at a replayed time; charts only when open."""
         v = self.views
         if at_ms is not None:
-            self.stage.show(f"Replay: the queue as it was at {at_ms / 1000:.1f} s", at_ms)
+            now_s = self.model.now_ms / 1000
+            line = f"Replay: the queue as it was at {at_ms / 1000:.1f} s (now {now_s:.1f} s)"
+            self.stage.show(line, at_ms)
+            v.show_result(line + "; Back to now returns to the present")
         elif not self.stage.view.state["scene"]["live"]:
             self.stage.show("Back to now")
+            v.show_result(self.model.last_result)
         if self.charts.selected_index is not None:
             v.refresh(at_ms)
         else:

@@ -138,3 +138,22 @@ def test_queue_type_and_profile_start_again_with_visible_defaults() -> None:
     wb.reset_button.click()
     assert wb.model.qm.curdepth("APP.IN") == 0 and "Reset" in wb.result.value
     assert wb.failures == []
+
+
+def test_replay_says_what_it_shows_and_a_repeated_empty_get_still_changes_the_view() -> None:
+    wb = Workbench()
+    wb.expiry.value = 10
+    wb.put_button.click()
+    wb.advance_buttons[2].click()
+    wb.replay_at(0.5)
+    assert "as it was at 0.5 s (now 10.0 s)" in wb.result.value
+    assert wb.queue_view.state["scene"]["live"] is False
+    assert [c["state"] for c in chips_in_order(wb.queue_view.state["scene"])] == ["live"]
+    wb.live_button.click()
+    assert "Clock +10 s" in wb.result.value and wb.queue_view.state["scene"]["live"]
+    wb.get_button.click()
+    first = wb.queue_view.state["transition"]["summary"]
+    wb.get_button.click()
+    second = wb.queue_view.state["transition"]["summary"]
+    assert "found no live message (EXP-26)" in second and first != second
+    assert wb.failures == []
