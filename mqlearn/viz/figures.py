@@ -34,7 +34,10 @@ from mqlearn.viz.spec import (
     line,
     markers,
     seconds,
+    spread,
+    step_value_at,
     texts,
+    time_axis_end,
     time_label,
     time_line,
     titled_layout,
@@ -75,6 +78,8 @@ TIMELINE_LANES = 200  # the latest messages drawn by default: more lanes than pi
 TICK_LABELS_MAX = 40  # lanes labelled with their message tags up to this many
 LOOKAHEAD_MS = 5_000  # the timeline shows at least this much of the future
 HORIZON_STEP_MS = 10_000
+MARK_SPREAD = 0.5  # lanes between markers of one message at the same instant
+MARK_SPREAD_SPAN = 0.8  # ... and at most this much of a lane for all of them
 # Marks on the timeline, drawn in this order (palette state names).
 TIMELINE_MARKS = (
     "got",
@@ -139,7 +144,7 @@ def timeline_spec(
     lifetimes = _Segments()  # put -> deadline (or the horizon)
     live = _Segments()  # on the queue, not expired
     expired = _Segments()  # on the queue, expired, not yet discarded
-    marks: dict[str, tuple[list[int], list[int], list[Life]]] = {
+    marks: dict[str, tuple[list[int], list[float], list[Life]]] = {
         state: ([], [], []) for state in ("live", "expired", *TIMELINE_MARKS)
     }
     for row, life in enumerate(lives):
@@ -159,10 +164,12 @@ def timeline_spec(
         if deadline is not None and deadline <= t and life.present_at(deadline):
             moments.append(("expired", deadline))
         moments += [(state, when) for state, when in life.marks if when <= t]
-        for state, when in moments:
+        # marks of one lane at the same instant are pulled apart in y, in the order they happened
+        offsets = spread([when for _, when in moments], MARK_SPREAD, MARK_SPREAD_SPAN)
+        for (state, when), offset in zip(moments, offsets, strict=True):
             xs, ys, whose = marks[state]
             xs.append(when)
-            ys.append(row)
+            ys.append(row + float(offset))
             whose.append(life)
 
     expiry_name = vocab.name("Expiry")
@@ -193,12 +200,16 @@ def timeline_spec(
         traces.append(trace)
 
     rows = max(len(lives), 1)
-    traces.append(time_line("now", t, -0.5, rows - 0.5, time_label(qm, t), palette.NOW_LINE))
+    now_line = time_line("now", t, -0.5, rows - 0.5, time_label(qm, t), palette.NOW_LINE)
+    traces.append(now_line)
     labelled = len(lives) <= TICK_LABELS_MAX
-    clipped = f" · latest {len(lives)} of {total} messages" if len(lives) < total else ""
+    # the title's numbers are read from what is drawn: the lanes (one lifetime segment each)
+    # and the position of the "now" line
+    lanes = len(lifetimes.starts)
+    clipped = f" · latest {lanes} of {total} messages" if lanes < total else ""
     local = qm.local(queue)
     layout = titled_layout(
-        f"Timeline of {queue} ({local.msgdlvsq}) at {t / MS_PER_S:.1f} s{clipped}",
+        f"Timeline of {queue} ({local.msgdlvsq}) at {now_line['x'][0]:.1f} s{clipped}",
         "virtual time (s)",
         "message (in put order)",
         xaxis={"range": [first / MS_PER_S - 0.5, horizon / MS_PER_S]},
@@ -222,7 +233,14 @@ def timeline(
     """A lane per message from put to deadline: when it was live, when it sat expired but not
     yet discarded (rules EXP-20, EXP-21), and markers where it was got, discarded, reported,
     browsed, sent or backed out; a dotted line at the time drawn. The latest ``max_lanes``
-    messages are drawn (None: all of them)."""
+    messages are drawn (None: all of them).
+
+    Markers of one message that fall on the same instant (a put and a get at the same virtual
+    time, a discard and its expiration report) are drawn apart: moved off the lane's centre in
+    y, ``MARK_SPREAD`` (0.5) lanes apart and within ``MARK_SPREAD_SPAN`` (0.8) of a lane in all,
+    the first to happen topmost. Their x is not moved: the hover text gives the true time.
+    Markers of different messages never share a lane. The time axis runs at least
+    ``LOOKAHEAD_MS`` (5 s), and a quarter of the time drawn, past the time drawn."""
     return figure(timeline_spec(qm, queue, at_ms, max_lanes=max_lanes))
 
 
@@ -279,8 +297,11 @@ def shelf_spec(qm: QueueManager, queue: str, at_ms: int | None = None) -> Spec:
                 size=11,
             )
         )
-    expired = len(by_state["expired"][0])
-    depth = len(rows) - len(by_state["in-uow"][0])
+    # the title's counts are read from the marker traces drawn: every marker is a message on
+    # the queue, and all but those got in a unit of work count in CURDEPTH
+    drawn = {state: len(trace["x"]) for state, trace in zip(SHELF_STATES, traces, strict=True)}
+    expired = drawn["expired"]
+    depth = sum(drawn.values()) - drawn["in-uow"]
     if local.msgdlvsq == "FIFO":
         lanes = [local.defprty - 1.0, local.defprty + 1.0]
         y_title = f"lane (FIFO: every message at DEFPRTY {local.defprty})"
@@ -348,14 +369,18 @@ def depth_spec(qm: QueueManager, queue: str, at_ms: int | None = None) -> Spec:
     local = qm.local(queue)
     hist = history(qm, queue)
     times, depth, expired = depth_series(hist.lives, now)
-    x = seconds(times)
+    # the axis runs past now and the last step is drawn to its end: a change at now is visible
+    end = time_axis_end(0, now)
+    x = seconds(np.append(times, end))
+    live_y = np.append(depth - expired, depth[-1] - expired[-1]).astype(float)
+    expired_y = np.append(expired, expired[-1]).astype(float)
     traces = [
         {
             "type": "scatter",
             "mode": "lines",
             "name": "live",
             "x": x,
-            "y": (depth - expired).astype(float),
+            "y": live_y,
             "stackgroup": "depth",
             "line": {"shape": "hv", "color": palette.BLUE, "width": 1},
             "fillcolor": palette.tint(palette.BLUE, 0.5),
@@ -365,7 +390,7 @@ def depth_spec(qm: QueueManager, queue: str, at_ms: int | None = None) -> Spec:
             "mode": "lines",
             "name": "expired, not yet discarded (counted: EXP-25)",
             "x": x,
-            "y": expired.astype(float),
+            "y": expired_y,
             "stackgroup": "depth",
             "line": {"shape": "hv", "color": palette.ORANGE, "width": 1},
             "fillcolor": palette.tint(palette.ORANGE, 0.6),
@@ -377,7 +402,7 @@ def depth_spec(qm: QueueManager, queue: str, at_ms: int | None = None) -> Spec:
     traces.append(
         line(
             f"TRIGDPTH {local.trigdpth} (TRIGGER {trigger_state})",
-            seconds([0, now] if by_depth else []),
+            seconds([0, end] if by_depth else []),
             np.asarray([local.trigdpth] * 2 if by_depth else [], dtype=float),
             palette.TRIGGER_LINE,
             2,
@@ -399,12 +424,18 @@ def depth_spec(qm: QueueManager, queue: str, at_ms: int | None = None) -> Spec:
     label = time_label(qm, t_view)
     replayed = t_view if at_ms is not None else None
     traces.append(time_line("replay", replayed, top, 0, label, palette.VIEW_LINE))
+    # the title's numbers are read back from the stacked arrays drawn, at the time drawn (the
+    # replay line when replaying, else now)
+    at_s = float(seconds([t_view])[0])
+    shown_expired = int(step_value_at(x, expired_y, at_s))
+    shown_depth = int(step_value_at(x, live_y, at_s)) + shown_expired
+    when = f"at {at_s:.1f} s" if at_ms is None else f"at replay {at_s:.1f} s"
     layout = titled_layout(
-        f"Depth of {queue} over time: CURDEPTH {int(depth[-1])}, "
-        f"{int(expired[-1])} of them expired (not yet discarded)",
+        f"Depth of {queue} over time, {when}: CURDEPTH {shown_depth}, "
+        f"{shown_expired} of them expired (not yet discarded)",
         "virtual time (s)",
         "messages on the queue (CURDEPTH)",
-        xaxis={"range": [0, max(now / MS_PER_S, 1.0)]},
+        xaxis={"range": [0, end / MS_PER_S]},
         yaxis={"rangemode": "tozero"},
     )
     return Spec(traces, layout)
@@ -413,5 +444,7 @@ def depth_spec(qm: QueueManager, queue: str, at_ms: int | None = None) -> Spec:
 def depth(qm: QueueManager, queue: str, at_ms: int | None = None) -> go.Figure:
     """CURDEPTH over time, live and expired-but-undiscarded messages stacked (rule EXP-25); the
     TRIGDPTH line and trigger messages on a depth-triggered queue (TRG-02); ``at_ms`` marks the
-    time being replayed."""
+    time being replayed. The time axis runs past now (8 % of the time drawn, at least 1 s) and
+    the depth at now is drawn on to the axis end, so a change at now is visible. The title gives
+    CURDEPTH and the expired count at the time drawn (now, or ``at_ms``)."""
     return figure(depth_spec(qm, queue, at_ms))

@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from mqlearn.viz import palette
 from mqlearn.viz.figures import TEMPLATE
+from mqlearn.viz.spec import time_axis_end
 
 HEIGHT = 420
 MS_PER_S = 1000
@@ -198,20 +199,31 @@ def depth_inflation(frame: pd.DataFrame, top: int = 15) -> go.Figure:
 
 
 def depth_series(frame: pd.DataFrame, title: str) -> go.Figure:
-    """One queue's depth over time, live and expired stacked (``analytics.depth_series``)."""
-    hours = frame["time_ms"].to_numpy(dtype=float) / MS_PER_H
-    traces = [
-        go.Scatter(
-            x=hours,
-            y=frame[column],
-            name=palette.style(state).label,
-            mode="lines",
-            line={"shape": "hv", "color": palette.style(state).color, "width": 1},
-            stackgroup="depth",
+    """One queue's depth over time, live and expired stacked (``analytics.depth_series``).
+
+    The time axis runs past the last row (8 % of the span, at least a second) and the last
+    depth is drawn on to its end, so a change at the last time is not hidden on the edge."""
+    times = frame["time_ms"].to_numpy(dtype=float)
+    last = slice(-1, None)  # the last row again, at the axis end (none in an empty frame)
+    end = time_axis_end(times[0], times[-1]) if len(times) else None
+    hours = np.append(times, [end] if end is not None else []) / MS_PER_H
+    traces = []
+    for column, state in (("live", "live"), ("expired", "expired")):
+        values = frame[column].to_numpy(dtype=float)
+        traces.append(
+            go.Scatter(
+                x=hours,
+                y=np.append(values, values[last]),
+                name=palette.style(state).label,
+                mode="lines",
+                line={"shape": "hv", "color": palette.style(state).color, "width": 1},
+                stackgroup="depth",
+            )
         )
-        for column, state in (("live", "live"), ("expired", "expired"))
-    ]
-    return go.Figure(traces, _layout(title, "time (hours)", "messages on the queue"))
+    layout = _layout(title, "time (hours)", "messages on the queue")
+    if len(hours):
+        layout["xaxis"]["range"] = [hours[0], hours[-1]]
+    return go.Figure(traces, layout)
 
 
 def report_volume(frame: pd.DataFrame) -> go.Figure:

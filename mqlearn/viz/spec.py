@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 MS_PER_S = 1000.0
 HEIGHT = 360
 HOVER = "%{text}<extra></extra>"
+# A time axis runs past its last time ("now") by this share of its span, and at least by
+# TIME_MARGIN_MIN_MS: a change at now is then drawn inside the plot, not on its right edge.
+TIME_MARGIN_SHARE = 0.08
+TIME_MARGIN_MIN_MS = 1_000
 _AXIS = {"showgrid": True, "gridcolor": "#E5E5E5", "showline": True, "linecolor": "#444444"}
 # A small white template: plotly's named templates are large and copied into every figure,
 # which costs a widget a tenth of a second each time it is created.
@@ -75,6 +79,37 @@ def seconds(values: Sequence[float] | np.ndarray) -> np.ndarray:
 
 def texts(values: Iterable[str]) -> np.ndarray:
     return np.array(list(values), dtype=str)
+
+
+def time_axis_end(first_ms: float, last_ms: float, minimum_ms: float = TIME_MARGIN_MIN_MS) -> float:
+    """The right end of a time axis whose data runs from ``first_ms`` to ``last_ms`` (now):
+    ``last_ms`` plus a margin of TIME_MARGIN_SHARE of the span, at least ``minimum_ms``, so that
+    the latest change is drawn inside the plot instead of on its right edge."""
+    return last_ms + max((last_ms - first_ms) * TIME_MARGIN_SHARE, minimum_ms)
+
+
+def step_value_at(x: np.ndarray, y: np.ndarray, at: float) -> float:
+    """The value of a step series (``x`` ascending, each ``y`` holding from its ``x`` on) at
+    ``at``: the ``y`` of the last ``x`` at or before ``at`` (0 before the first ``x``). Titles read
+    their numbers back from the arrays they plot with it, so title and plot cannot disagree."""
+    i = int(np.searchsorted(x, at, side="right")) - 1
+    return float(y[i]) if i >= 0 else 0.0
+
+
+def spread(values: Sequence[float], step: float = 0.3, span: float = 0.8) -> np.ndarray:
+    """Offsets that pull apart equal ``values``: the k values equal to one another get offsets
+    centred on 0, ``step`` apart (closer when k is large, so that they stay within ``span``), in
+    the order given; a value that occurs once gets 0."""
+    offsets = np.zeros(len(values))
+    where: dict[float, list[int]] = {}
+    for i, value in enumerate(values):
+        where.setdefault(value, []).append(i)
+    for indices in where.values():
+        k = len(indices)
+        if k > 1:
+            gap = min(step, span / (k - 1))
+            offsets[indices] = (np.arange(k) - (k - 1) / 2) * gap
+    return offsets
 
 
 def titled_layout(
