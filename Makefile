@@ -18,9 +18,11 @@ $(STAMP): pyproject.toml | $(PY)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --allow-root  # root: containers, this CI
 
-# The queue workbench alone, as a web app without code (Voila).
+# The queue workbench alone, as a web app without code (Voila). A pre-heated kernel has run the
+# notebook before the page is asked for, so the app paints at once (benchmarks/bench_browser.py).
+APP_OPTIONS := --preheat_kernel=True
 app: $(STAMP)
-	$(VENV)/bin/voila notebooks/workbench.ipynb
+	$(VENV)/bin/voila $(APP_OPTIONS) notebooks/workbench.ipynb
 
 test: $(STAMP) lint typecheck unit notebooks browser
 

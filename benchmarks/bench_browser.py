@@ -9,11 +9,13 @@ What a learner feels is the time from a click to the first frame that shows its 
 what is measured, in the page: ``performance.now()`` just before the button's ``click()``, then a
 MutationObserver on the view, then two animation frames (the second one runs only once the frame
 with the change has been painted). The same clicks are timed twice on the same page, in the same
-run: on the queue view (the charts section closed), and, as the baseline, on the plotly chart
-that the workbench used to redraw after every action (charts section open, the timeline's plot
-element watched). The kernel's share is the same click measured in this process without a
-browser (``button.click()``, wall clock). It is a report, not a test: it prints its tables and a
-PASS/FAIL line per target and exits 0 whatever the numbers. Needs /usr/bin/chromium and Voila.
+run: on the queue view (the charts section closed), and, as the baseline, on a plotly chart of the
+kind the workbench used to redraw after every action (charts section open, the depth chart
+watched: every one of these clicks changes it). The kernel's share is the same click measured
+in this process without a browser (``button.click()``, wall clock). First paint is measured with
+a kernel started per page (as Binder's Voila serves it) and with a pre-heated kernel (``make
+app``). It is a report, not a test: it prints its tables and a PASS/FAIL line per target and
+exits 0 whatever the numbers. Needs /usr/bin/chromium and Voila.
 """
 
 from __future__ import annotations
@@ -50,9 +52,10 @@ bench.stage.show("{n} messages")
 bench.charts.selected_index = {charts}
 bench"""
 
-CLICK_TO_PAINT = """async ([button, watched]) => {
+CLICK_TO_PAINT = """async ([button, watched, limit]) => {
   const target = document.querySelector(watched);
   const painted = new Promise((resolve) => {
+    setTimeout(() => resolve(null), limit);  // no change at all: reported, never waited for
     const seen = new MutationObserver(() => {
       seen.disconnect();
       requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())));
@@ -61,8 +64,11 @@ CLICK_TO_PAINT = """async ([button, watched]) => {
   });
   const t0 = performance.now();
   document.querySelector(button).click();
-  return (await painted) - t0;
+  const t1 = await painted;
+  return t1 === null ? null : t1 - t0;
 }"""
+PREHEAT_S = 20  # time the pre-heated kernel gets to run the notebook before the page request
+NO_CHANGE_MS = 10_000  # a click whose result never shows counts as this long
 
 
 def notebook(n: int, folder: Path, charts: bool) -> Path:
@@ -98,7 +104,10 @@ def click_times(page: Any, action: str, watched: str, clicks: int) -> list[float
         if action == "undo":
             page.locator(".mq-get").click()
             page.wait_for_timeout(400)
-        times.append(page.evaluate(CLICK_TO_PAINT, [SELECTORS[action], watched]))
+        took = page.evaluate(CLICK_TO_PAINT, [SELECTORS[action], watched, NO_CHANGE_MS])
+        times.append(NO_CHANGE_MS if took is None else took)
+        if took is None:
+            print(f"  {action} on {watched}: nothing changed within {NO_CHANGE_MS} ms")
         page.wait_for_timeout(400)  # let an animation finish: the next click starts from rest
         if action == "get":
             page.locator(".mq-undo").click()
@@ -147,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
         folder = Path(tmp)
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        for charts, watched in ((False, ".mq-qv"), (True, ".mq-timeline")):
+        for charts, watched in ((False, ".mq-qv"), (True, ".mq-depth")):
             page_nb = notebook(n, folder, charts)
             with servers.voila(page_nb, folder / "voila.log") as url:
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -157,10 +166,24 @@ def main(argv: list[str] | None = None) -> int:
                 if not charts:
                     results["first_paint_s"] = time.perf_counter() - t0
                 page.locator(watched).wait_for(timeout=120_000)
-                measured[watched] = {a: click_times(page, a, watched, clicks) for a in ACTIONS}
+                measured[watched] = {}
+                for a in ACTIONS:
+                    measured[watched][a] = click_times(page, a, watched, clicks)
+                    print(
+                        f"  {watched} {a}: median {statistics.median(measured[watched][a]):.0f} ms"
+                    )
                 page.close()
+        page_nb = notebook(n, folder, charts=False)
+        with servers.voila(page_nb, folder / "voila.log", ["--preheat_kernel=True"]) as url:
+            time.sleep(PREHEAT_S)  # as a served app is: started before anyone asks for it
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            t0 = time.perf_counter()
+            page.goto(url)
+            page.locator(".mq-qv .mq-chip").first.wait_for(timeout=120_000)
+            results["first_paint_preheated_s"] = time.perf_counter() - t0
+            page.close()
         browser.close()
-    view, charts_ms = measured[".mq-qv"], measured[".mq-timeline"]
+    view, charts_ms = measured[".mq-qv"], measured[".mq-depth"]
     kernel = kernel_times(n, clicks)
     rows = []
     print(f"Click to painted change, {n} messages on the queue, {clicks} clicks each (ms)")
@@ -182,13 +205,18 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['ratio']:6.1f}x {row['kernel_p50']:11.1f}"
         )
     results["rows"] = rows
-    print(f"first paint of the app: {results['first_paint_s']:.2f} s after the page request")
+    print(
+        f"first paint of the app: {results['first_paint_s']:.2f} s after the page request "
+        f"(a kernel started per page, as Binder's Voila does), "
+        f"{results['first_paint_preheated_s']:.2f} s with a pre-heated kernel (make app)"
+    )
     ok_click = all(r["view_p95"] <= CLICK_P95_MS for r in rows)
     ok_kernel = all(r["kernel_p50"] <= KERNEL_MS for r in rows)
     print(f"{'PASS' if ok_click else 'FAIL'}: click to pixels p95 <= {CLICK_P95_MS:.0f} ms")
     print(f"{'PASS' if ok_kernel else 'FAIL'}: kernel share (median) <= {KERNEL_MS:.0f} ms")
-    ok_paint = results["first_paint_s"] <= FIRST_PAINT_S
-    print(f"{'PASS' if ok_paint else 'FAIL'}: first paint <= {FIRST_PAINT_S:.0f} s")
+    for key, how in (("first_paint_s", "kernel per page"), ("first_paint_preheated_s", "make app")):
+        ok = results[key] <= FIRST_PAINT_S
+        print(f"{'PASS' if ok else 'FAIL'}: first paint <= {FIRST_PAINT_S:.0f} s ({how})")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     return 0

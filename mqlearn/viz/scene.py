@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from mqlearn.engine.qmgr import QueueManager
     from mqlearn.viz.labels import Labels
 
-CHIPS_PER_LANE = 40  # chips drawn in one lane; the rest are counted in the lane's "more" chip
+CHIPS_PER_LANE = 24  # chips drawn per lane (a line at 1400 px); the rest fold into a "more" chip
 TRAY_SIZE = 12  # discarded chips kept in the tray (the latest ones)
 WALK_STEPS = 60  # steps a walk shows one by one; the rest are summed up in one step
 _STATES = {AVAILABLE: "live", UNCOMMITTED_PUT: "uncommitted", GOT_IN_UOW: "in-uow"}

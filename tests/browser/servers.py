@@ -13,7 +13,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -78,12 +78,12 @@ def _serving(argv: list[str], port: int, log: Path, env: dict[str, str]) -> Iter
 
 
 @contextmanager
-def voila(notebook: Path, log: Path) -> Iterator[str]:
-    """Voila serving ``notebook`` alone; yields the page URL."""
+def voila(notebook: Path, log: Path, extra: Sequence[str] = ()) -> Iterator[str]:
+    """Voila serving ``notebook`` alone (``extra``: more Voila options); yields the page URL."""
     port = free_port()
     argv = [
         sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
-        f"--Voila.ip={HOST}", "--Voila.port_retries=0", "--show_tracebacks=True",
+        f"--Voila.ip={HOST}", "--Voila.port_retries=0", "--show_tracebacks=True", *extra,
     ]  # fmt: skip
     with _serving(argv, port, log, dict(os.environ)) as url:
         yield url

@@ -62,6 +62,7 @@ function makeChip(c) {
   node.title =
     `${c.label}: Priority ${c.priority}, Expiry ${expiryText(c)} tenths left, ${deadline}; ` +
     (STATE_TEXT[c.state] || c.state);
+  node.dataset.sig = signature(c);
   return node;
 }
 
@@ -71,7 +72,28 @@ function setState(node, state) {
   if (glyph) glyph.textContent = GLYPH[state] || "";
 }
 
+// The chip nodes on screen, by message id, that a new scene may reuse as they are (a node that
+// an animation has marked or moved is drawn anew).
+function keptChips(root) {
+  const kept = new Map();
+  for (const node of root.querySelectorAll(".mq-qv-lanes .mq-chip")) {
+    if (node.classList.length === 1) kept.set(node.dataset.id, node);
+  }
+  return kept;
+}
+
+function signature(c) {
+  return [c.label, c.state, c.lane, c.expiry, c.priority, c.deadline_ms].join("|");
+}
+
+function reuse(kept, c) {
+  const node = kept.get(String(c.id));
+  if (node && node.dataset.sig === signature(c)) return node;
+  return makeChip(c);
+}
+
 function render(root, scene, transition) {
+  const kept = keptChips(root);
   root.replaceChildren();
   root.dataset.curdepth = String(scene.curdepth);
   root.dataset.expired = String(scene.expired);
@@ -95,7 +117,7 @@ function render(root, scene, transition) {
     row.dataset.lane = String(lane.lane);
     row.appendChild(el("span", "mq-lane-label", fifo ? `FIFO (all at ${lane.lane})` : `priority ${lane.lane}`));
     const chips = el("div", "mq-lane-chips");
-    for (const c of lane.chips) chips.appendChild(makeChip(c));
+    for (const c of lane.chips) chips.appendChild(reuse(kept, c));
     if (lane.more.count) {
       const more = el("span", "mq-more", `+${lane.more.count} more (${lane.more.expired} expired)`);
       more.dataset.count = String(lane.more.count);
@@ -266,7 +288,9 @@ function renderQueueView(model, root) {
   let timer = null;
 
   function finish(state) {
+    const started = performance.now();
     render(root, state.scene, state.transition);
+    root.dataset.renderMs = (performance.now() - started).toFixed(1); // read by bench_browser
     root.dataset.transition = String(state.transition ? state.transition.n : 0);
     drawn = true;
   }
