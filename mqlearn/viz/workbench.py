@@ -126,7 +126,9 @@ class Workbench(ControlPanel):
         self.more = widgets.Accordion(children=[self._advanced()], selected_index=None)
         self.more.set_title(0, "More MQI options: reports, syncpoint, locks, cursor, match, wait")
         self.more.add_class("mq-more-options")
-        self.charts = widgets.Accordion(children=[self._chart_box()], selected_index=None)
+        # filled when first opened: a page shows no plotly figure (nor loads plotly.js) before
+        self.chart_box = widgets.VBox()
+        self.charts = widgets.Accordion(children=[self.chart_box], selected_index=None)
         self.charts.set_title(0, "Charts, event log and replay")
         self.charts.add_class("mq-charts")
         self.charts.observe(self.guarded(self._on_charts), names="selected_index")
@@ -187,19 +189,17 @@ class Workbench(ControlPanel):
         )
         return widgets.HBox([put, get], layout=_WRAP)
 
-    def _chart_box(self) -> widgets.Widget:
+    def _chart_widgets(self) -> list[widgets.Widget]:
         v = self.views
-        return widgets.VBox(
-            [
-                self.summary,
-                widgets.HBox([self.play, self.play_step], layout=_WRAP),
-                widgets.HBox([self.replay, self.live_button], layout=_WRAP),
-                v.timeline.box,
-                v.depth.box,
-                v.inbox,
-                v.events,
-            ]
-        )
+        return [
+            self.summary,
+            widgets.HBox([self.play, self.play_step], layout=_WRAP),
+            widgets.HBox([self.replay, self.live_button], layout=_WRAP),
+            v.timeline.box,
+            v.depth.box,
+            v.inbox,
+            v.events,
+        ]
 
     # -- actions ------------------------------------------------------------------------------------
     def reset(self) -> None:
@@ -261,6 +261,8 @@ class Workbench(ControlPanel):
 
     def _on_charts(self, _change: dict[str, Any]) -> None:
         if self.charts.selected_index is not None:
+            if not self.chart_box.children:
+                self.chart_box.children = self._chart_widgets()
             self.views.refresh(self._shown_at())
 
     # -- what it shows ------------------------------------------------------------------------------

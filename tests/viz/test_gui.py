@@ -51,6 +51,8 @@ def advance(wb: Workbench | Comparison, seconds: float) -> None:
 def test_dom_hooks_and_descriptions_of_every_control() -> None:
     """Browser tests find the main widgets by CSS class; every control says what it is."""
     wb = Workbench()
+    assert not wb.chart_box.children  # nothing drawn (nor plotly.js loaded) until opened
+    wb.charts.selected_index = 0
     classes = {c for w in walk(wb.widget) for c in w._dom_classes}
     for hook in (
         "mq-put",
