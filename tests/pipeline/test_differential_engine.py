@@ -310,7 +310,13 @@ def test_exp21_28_engine_session_converts_and_replays_to_the_same_outcomes(
     the same messages at the same times with the same reports, and gets the same ones."""
     trace, queues = scenario
     plain = trace.assign(match_options=0, handle=0)  # the log cannot tell options or handles
-    run = run_engine(plain, queues)
+    assert_log_replays_like_the_engine(plain, queues)
+
+
+def assert_log_replays_like_the_engine(trace: pd.DataFrame, queues: pd.DataFrame) -> None:
+    """Run ``trace`` on the engine; its event log, converted and replayed, must get and discard
+    the same messages at the same times with the same reports."""
+    run = run_engine(trace, queues)
     qms = list(run.qms.values())
     events = pd.concat([qm.events_frame() for qm in qms], ignore_index=True)
     converted = trace_from_events(events, queues_of(*qms))

@@ -19,11 +19,8 @@ import mqlearn as mq
 from mqlearn import CMQC
 from mqlearn.pipeline import queues_of, replay_local, trace_from_events
 from tests.pipeline.test_differential_engine import (
-    QUEUES,
     SETTINGS,
-    engine_outcomes,
-    replay_outcomes,
-    run_engine,
+    assert_log_replays_like_the_engine,
     scenarios,
 )
 
@@ -184,11 +181,4 @@ def test_matched_gets_convert_and_replay_to_the_same_outcomes(
     trace, queues = scenario
     browse = trace["op"].str.startswith("BROWSE")
     driven = trace.assign(handle=0, match_options=trace["match_options"].where(~browse, 0))
-    run = run_engine(driven, queues)
-    qms = list(run.qms.values())
-    events = pd.concat([qm.events_frame() for qm in qms], ignore_index=True)
-    converted = trace_from_events(events, queues_of(*qms))
-    result = replay_local(converted, queues_of(*qms), end_ms=int(trace["time_ms"].max()))
-    assert result.rejected == 0
-    replayed = result.messages[result.messages["queue"].isin(QUEUES)]
-    assert replay_outcomes(replayed) == engine_outcomes(run)
+    assert_log_replays_like_the_engine(driven, queues)
