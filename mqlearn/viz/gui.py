@@ -367,28 +367,35 @@ class ControlPanel(_Guarded, ABC):
         self._act(*(lambda m=m: put(m) for m in self.models))
 
     def _get(self) -> None:
-        def get(model: WorkbenchModel) -> str:
-            try:
-                return model.get(
-                    browse=None if self.browse.value == "get" else self.browse.value,
-                    msg_id=self.match_msg_id.value or None,
-                    correl_id=self.match_correl_id.value or None,
-                    lock=self.lock.value,
-                    under_cursor=self.under_cursor.value,
-                    syncpoint=self.get_syncpoint.value,
-                    wait_ms=self.wait.value,
-                )
-            except ValueError as error:  # what the learner typed: say so, call nothing
-                return f"MQGET not called: {error}"
+        mode = self.get_mode()
+        self._act(*(lambda m=m: self.call_get(m, mode) for m in self.models))
 
-        self._act(*(lambda m=m: get(m) for m in self.models))
+    def get_mode(self) -> str | None:
+        """The Get mode dropdown as ``WorkbenchModel.get``'s ``browse`` (None: destructive)."""
+        mode: str | None = self.browse.value
+        return None if mode == "get" else mode
+
+    def call_get(self, model: WorkbenchModel, browse: str | None) -> str:
+        """MQGET on ``model`` with the get panel's options; a bad match field is said, not raised."""
+        try:
+            return model.get(
+                browse=browse,
+                msg_id=self.match_msg_id.value or None,
+                correl_id=self.match_correl_id.value or None,
+                lock=self.lock.value,
+                under_cursor=self.under_cursor.value,
+                syncpoint=self.get_syncpoint.value,
+                wait_ms=self.wait.value,
+            )
+        except ValueError as error:  # what the learner typed: say so, call nothing
+            return f"MQGET not called: {error}"
 
     def _advance(self, ms: int) -> None:
         first, *others = self.models
         since = len(self.qm.events)
-        lines = [first.advance(ms)]  # one clock: advance it once
-        lines += [m.after_advance(ms, since) for m in others]
-        self._after(lines)
+        self._act(  # one clock: advanced once, by the first model
+            lambda: first.advance(ms), *(lambda m=m: m.after_advance(ms, since) for m in others)
+        )
 
     def _act(self, *actions: Callable[[], str]) -> None:
         self._after([action() for action in actions])
@@ -576,13 +583,6 @@ class Comparison(ControlPanel):
         for stage, line in zip(self.stages, lines, strict=True):
             stage.after(line, "call")
         self._after(lines)
-
-    def _advance(self, ms: int) -> None:
-        first, *others = self.models
-        since = len(self.qm.events)
-        self._act(  # one clock: advanced once, by the first model
-            lambda: first.advance(ms), *(lambda m=m: m.after_advance(ms, since) for m in others)
-        )
 
     def show_results(self, lines: list[str]) -> None:
         for view, line in zip(self.views, lines, strict=True):

@@ -9,7 +9,8 @@ the message it reports on (``R·A``). Labels are keyed by the queue manager's me
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from string import ascii_uppercase
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
@@ -26,6 +27,7 @@ _HEADER_LENGTHS = {
     C.MQFMT_XMIT_Q_HEADER: C.MQXQH_LENGTH_1,
     C.MQFMT_DEAD_LETTER_HEADER: C.MQDLH_LENGTH_1,
 }
+_ARRIVED_FROM = re.compile(r"^from (?P<qmgr>\S+) message (?P<seq>\d+)$")  # channel-arrive
 DATA_LABEL_CHARS = 8  # data up to this many printable characters is its own label
 REPORT_PREFIX = "R·"
 
@@ -63,6 +65,7 @@ class Labels:
     def __init__(self) -> None:
         self._by_seq: dict[int, str] = {}
         self._folded = 0  # events already looked at by :meth:`fold`
+        self._carried = 0  # and by :meth:`carry`
         self._letters = 0  # letters handed out by :meth:`next_letter`
 
     def __len__(self) -> int:
@@ -73,10 +76,6 @@ class Labels:
         if not label or not label.isprintable():
             raise ValueError(f"a label must be non-empty printable text, got {label!r}")
         self._by_seq[seq] = label
-
-    def known(self, seq: int) -> bool:
-        """Whether message ``seq`` has a label already."""
-        return seq in self._by_seq
 
     def next_letter(self) -> str:
         """The next letter of A, B, …, Z, AA, … (each handed out once)."""
@@ -124,6 +123,20 @@ class Labels:
                 if earlier.kind == "discard":
                     break  # this report was thrown away: no put of it stands before
         self._folded = len(log)
+
+    def carry(self, log: Sequence[Event], senders: Mapping[str, Labels]) -> None:
+        """Name each message a channel delivered in new events after the message sent (the
+        ``channel-arrive`` event names it); ``senders``: labels of the sending queue managers."""
+        for event in log[self._carried :]:
+            if event.kind != "channel-arrive" or event.msg_seq is None:
+                continue
+            found = _ARRIVED_FROM.match(event.detail)
+            source = senders.get(found["qmgr"]) if found else None
+            if found and source is not None and event.msg_seq not in self._by_seq:
+                sent = source.of(int(found["seq"]))
+                if not sent.startswith("#"):  # a message never seen keeps its fallback name
+                    self._by_seq[event.msg_seq] = sent
+        self._carried = len(log)
 
 
 _REGISTRY: WeakKeyDictionary[QueueManager, Labels] = WeakKeyDictionary()

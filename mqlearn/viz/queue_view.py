@@ -84,8 +84,8 @@ class QueueStage:
                 continue
             if e.kind == "discard" and e.queue == m.queue and e.msg_seq is not None:
                 label = m.labels.of(e.msg_seq, e.msg_id)
-                found.append(chip(e.msg_seq, label, 0, e.priority or 0, None, 0, "discarded"))
-                found[-1]["expiry"] = 0
+                gone = chip(e.msg_seq, label, 0, e.priority or 0, None, 0, "discarded")
+                found.append({**gone, "expiry": 0})
                 if len(found) == TRAY_SIZE:
                     break
         found.reverse()

@@ -97,7 +97,7 @@ def queue_scene(
     expired = 0
     for seq, lane, label, priority, deadline, state in rows:
         c = chip(seq, label, lane, priority, deadline, now, state)
-        expired += c["state"] == "expired" or (state != "live" and c["expiry"] == 0)
+        expired += c["expiry"] == 0  # expired, whatever its state (EXP-25: still counted)
         drawn = lanes.setdefault(lane, [])
         if len(drawn) < CHIPS_PER_LANE:
             drawn.append(c)

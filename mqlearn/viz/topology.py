@@ -11,7 +11,6 @@ button of the :class:`Topology` widget.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -32,24 +31,15 @@ if TYPE_CHECKING:
     from mqlearn.engine.message import Message
     from mqlearn.engine.qmgr import QueueManager
 
-_ARRIVED_FROM = re.compile(r"^from (?P<qmgr>\S+) message (?P<seq>\d+)$")
 MIN_SCALE_TENTHS = 10
 
 
 def carry_labels(qms: Sequence[QueueManager]) -> None:
-    """Name each message a channel delivered after the message sent (its label crosses over)."""
-    by_name = {qm.name: qm for qm in qms}
+    """Name each message a channel delivered after the message sent (its label crosses over);
+    each call reads only the events logged since the last one."""
+    senders = {qm.name: labels_for(qm) for qm in qms}
     for qm in qms:
-        labels = labels_for(qm)
-        for event in qm.events:
-            if event.kind != "channel-arrive" or event.msg_seq is None:
-                continue
-            found = _ARRIVED_FROM.match(event.detail)
-            source = by_name.get(found["qmgr"]) if found else None
-            if found and source is not None and not labels.known(event.msg_seq):
-                sent = labels_for(source).of(int(found["seq"]))
-                if not sent.startswith("#"):
-                    labels.give(event.msg_seq, sent)
+        senders[qm.name].carry(qm.events, senders)
 
 
 def _xqh_chip(qm: QueueManager, m: Message, state: str) -> dict[str, Any]:

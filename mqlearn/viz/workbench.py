@@ -10,6 +10,7 @@ click costs the kernel little. Every control carries a stable CSS class (docs/vi
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
@@ -212,38 +213,32 @@ class Workbench(ControlPanel):
         self.show_results([f"Reset: an empty {self.model.msgdlvsq} queue on {qm.name}"])
 
     def _get(self, browse: str | None = None, manual: bool = False) -> None:
-        mode = browse or (None if self.browse.value == "get" else self.browse.value)
+        mode = browse or self.get_mode()
         cursor = self.model.handle.cursor_message
         start_after = cursor.seq if mode == "next" and cursor is not None else None
-
-        def get() -> str:
-            try:
-                return self.model.get(
-                    browse=mode,
-                    msg_id=self.match_msg_id.value or None,
-                    correl_id=self.match_correl_id.value or None,
-                    lock=self.lock.value,
-                    under_cursor=self.under_cursor.value,
-                    syncpoint=self.get_syncpoint.value,
-                    wait_ms=self.wait.value,
-                )
-            except ValueError as error:  # what the learner typed: say so, call nothing
-                return f"MQGET not called: {error}"
-
-        self._act(get, action="browse" if mode else "get", manual=manual, start_after=start_after)
+        self._act(
+            lambda: self.call_get(self.model, mode),
+            action="browse" if mode else "get",
+            manual=manual,
+            start_after=start_after,
+        )
 
     def _step(self) -> None:
         """One candidate of a get's walk per click; a new get when the last one is all shown."""
         if not self.stage.step():
             self._get(manual=True)
 
-    def _advance(self, ms: int) -> None:
-        self._act(lambda: self.model.advance(ms), action="advance")
-
-    def _act(self, *actions: Any, action: str = "", manual: bool = False, **kw: Any) -> None:
-        self.stage.before(kw.get("start_after"))
+    def _act(
+        self,
+        *actions: Callable[[], str],
+        action: str = "call",
+        manual: bool = False,
+        start_after: int | None = None,
+    ) -> None:
+        """Run the actions with the queue view told what was there before and what changed."""
+        self.stage.before(start_after)
         lines = [a() for a in actions]
-        self.stage.after(lines[0], action or "call", manual)
+        self.stage.after(lines[0], action, manual)
         self._after(lines)
 
     def _undo_redo(self, move: Any) -> None:
