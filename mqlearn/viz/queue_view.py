@@ -110,7 +110,8 @@ class QueueStage:
             "n": self._count,
             "action": action,
             "caption": caption,
-            "summary": f"{self._count}. {narrate(played)}",  # numbered: a repeat still shows
+            # numbered, so a repeat still shows; the caption when no step says more
+            "summary": f"{self._count}. {narrate(played) or caption}",
             "manual": manual,
             "steps": played,
             "entering": [s["id"] for s in played if s["op"] == "put" and s["queue"] == m.queue],
