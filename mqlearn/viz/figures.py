@@ -3,7 +3,7 @@
 Each view has two functions: ``<view>_spec(...)`` computes a :class:`Spec` (trace dicts holding
 numpy arrays, and a layout dict) and ``<view>(...)`` turns it into a ``go.Figure``. A view always
 returns the same traces in the same order, whatever the state, so a widget can copy a new spec's
-arrays into the figure it already shows instead of rebuilding it (see ``mqlearn.viz.gui``).
+arrays into the figure it already shows instead of rebuilding it (see ``mqlearn.viz.charts``).
 
 ``at_ms=None`` draws the state now; an int draws the state as it was at that virtual time, rebuilt
 from the event log (:mod:`mqlearn.viz.history`). Times on axes are seconds of virtual time. A queue
@@ -20,7 +20,6 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import numpy as np
-import plotly.graph_objects as go
 
 from mqlearn.viz import palette
 from mqlearn.viz.history import Life, QueueHistory, history
@@ -47,6 +46,8 @@ from mqlearn.viz.tables import event_table, event_table_spec, report_inbox, repo
 from mqlearn.viz.xqh import XqhRow, xqh_inspector, xqh_inspector_spec, xqh_rows
 
 if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
     from mqlearn.engine.qmgr import QueueManager
 
 __all__ = [

@@ -1,10 +1,10 @@
-"""Widgets: the queue workbench, the FIFO/PRIORITY comparison and the MQXQH inspector.
+"""The widgets' common parts: the control panel, the callback guard and the queue's text lines.
 
-The widgets only compose: actions go to :class:`~mqlearn.viz.model.WorkbenchModel`, pictures come
-from :mod:`mqlearn.viz.figures`. Each figure is redrawn from its new spec after an action, and only
-when the spec changed (:class:`LiveFigure` says why it is not a ``go.FigureWidget``). Every
-widget also shows its state as text (``.summary``) and puts that text in its ``text/plain``
-output, so nbval, Voila and static renders show something meaningful.
+The widgets only compose: actions go to :class:`~mqlearn.viz.model.WorkbenchModel`, the queue is
+drawn by :mod:`mqlearn.viz.queue_view`, and plotly charts live in :mod:`mqlearn.viz.charts`, which
+this module does not import, so a widget without charts never loads plotly. Every widget also shows
+its state as text (``.summary``) and puts that text in its ``text/plain`` output, so nbval, Voila
+and static renders show something meaningful.
 
 A callback that fails is not swallowed: its traceback is shown in the widget's error area
 (``.errors``) and kept in ``.failures``.
@@ -13,25 +13,19 @@ A callback that fails is not swallowed: its traceback is shown in the widget's e
 from __future__ import annotations
 
 import html
-import json
 import traceback
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as widgets
-import numpy as np
-import plotly.graph_objects as go
-from plotly.io.json import to_json_plotly
 
 from mqlearn.engine.qmgr import QueueManager
 from mqlearn.mqi import cmqc as C
-from mqlearn.viz import figures
 from mqlearn.viz.model import WorkbenchModel
 from mqlearn.viz.names import EXPIRATION_REPORTS, PERSISTENCES, Vocabulary
-from mqlearn.viz.queue_view import QueueStage
-from mqlearn.viz.spec import MS_PER_S, Spec
-from mqlearn.viz.text import summary, xqh_summary
+from mqlearn.viz.spec import MS_PER_S
+from mqlearn.viz.text import summary
 
 QMGR_NAME = "QM1"
 ADVANCE_STEPS_MS = (100, 1_000, 10_000)  # the clock buttons: +0.1 s, +1 s, +10 s
@@ -39,70 +33,6 @@ ADVANCE_CLASSES = {100: "mq-advance-100ms", 1_000: "mq-advance-1s", 10_000: "mq-
 PLAY_INTERVAL_MS = 1_000  # wall-clock ms between two ticks of the play button
 PLAY_TICKS = 100_000  # the play button's range; it stops there
 _WIDE = {"description_width": "initial"}
-
-
-def same(a: Any, b: Any) -> bool:
-    """Deep equality for spec values (numpy arrays compared by value, NaN equal to NaN)."""
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
-            return False
-        if a.shape != b.shape or a.dtype.kind != b.dtype.kind:
-            return False
-        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        if len(a) != len(b):
-            return False
-        scalar = (str, int, float)
-        if all(isinstance(x, scalar) for x in a) and all(isinstance(y, scalar) for y in b):
-            return list(a) == list(b)  # table columns: compared at once
-        return all(same(x, y) for x, y in zip(a, b, strict=True))
-    return type(a) is type(b) and bool(a == b)
-
-
-class LiveFigure:
-    """A plotly figure in an ``ipywidgets.Output``, redrawn from each new spec that differs.
-
-    Not a ``go.FigureWidget``, on purpose: in plotly 7 a FigureWidget is an anywidget that loads
-    its own copy of plotly.js (about 5 MB) per figure, and anywidget's front end gives a widget 2 s
-    to initialise and then ignores its updates for good (a fixed timeout in anywidget 0.9 to 0.11).
-    Measured here, one load took about 6 s under Voila, so the workbench's figures froze after
-    their first draw. An Output shows the figure through the page's plotly renderer (the
-    ``application/vnd.plotly.v1+json`` mime type), which loads plotly.js once per page.
-    """
-
-    def __init__(self, spec: Spec, css_class: str) -> None:
-        self.box = widgets.Output(layout=widgets.Layout(width="100%"))
-        self.box.add_class(css_class)
-        self._shown = spec
-        self._send(spec)
-
-    @property
-    def figure(self) -> go.Figure:
-        """The figure shown now, as a ``go.Figure`` (built on request: drawing does not need one)."""
-        return go.Figure(data=self._shown.traces, layout=self._shown.layout)
-
-    def show(self, spec: Spec) -> None:
-        """Redraw from ``spec``; a spec equal to the one shown sends nothing."""
-        shown = self._shown
-        if len(spec.traces) != len(shown.traces):
-            raise ValueError(
-                f"a view must keep its traces: {len(shown.traces)} shown, {len(spec.traces)} given"
-            )
-        if same(spec.traces, shown.traces) and same(spec.layout, shown.layout):
-            return
-        self._shown = spec
-        self._send(spec)
-
-    def _send(self, spec: Spec) -> None:
-        # The spec is serialised as it is: figures.py builds it from plotly's own attribute names
-        # and tests check it through go.Figure, so validating it again here would only cost time.
-        plotly_json = json.loads(to_json_plotly({"data": spec.traces, "layout": spec.layout}))
-        title = spec.layout.get("title", {})
-        text = title.get("text", "figure") if isinstance(title, dict) else str(title)
-        bundle = {"application/vnd.plotly.v1+json": plotly_json, "text/plain": f"<{text}>"}
-        self.box.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
 
 
 def _html_text(text: str) -> str:
@@ -448,43 +378,19 @@ class ControlPanel(_Guarded, ABC):
         """Redraw the views at ``at_ms`` (None: now)."""
 
 
-def html_table(spec: Spec) -> str:
-    """A table spec (``figures.event_table_spec``, ``report_inbox_spec``) as an HTML table:
-    plain text in the page, for readers, browser tests and static renders alike, and far
-    lighter for a widget than a plotly table."""
-    table = spec.traces[0]
-    header = "".join(f"<th>{html.escape(str(h))}</th>" for h in table["header"]["values"])
-    rows = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(str(cell))}</td>" for cell in row) + "</tr>"
-        for row in zip(*table["cells"]["values"], strict=True)
-    )
-    title = html.escape(spec.layout["title"]["text"])
-    return (
-        f"<div style='max-height: {figures.HEIGHT}px; overflow: auto; font-size: 12px'>"
-        f"<b>{title}</b><table style='border-collapse: collapse'><thead><tr>{header}</tr>"
-        f"</thead><tbody>{rows}</tbody></table></div>"
-    )
-
-
-class QueueViews:
-    """The views of one queue every widget shows: summary, result line, timeline and shelf."""
+class QueueText:
+    """The two text lines of one queue every widget shows: its summary and the last result."""
 
     def __init__(self, model: WorkbenchModel) -> None:
         self.model = model
-        qm, queue = model.qm, model.queue
-        self.summary = widgets.HTML(_html_text(summary(qm, queue)))
+        self.summary = widgets.HTML(_html_text(summary(model.qm, model.queue)))
         self.summary.add_class("mq-summary")
         self.result = widgets.HTML(_html_text("(no call yet)"))
         self.result.add_class("mq-result")
-        self.timeline = LiveFigure(figures.timeline_spec(qm, queue), "mq-timeline")
-        self.shelf = LiveFigure(figures.shelf_spec(qm, queue), "mq-shelf")
 
     def refresh(self, at_ms: int | None) -> None:
-        """Redraw every view at ``at_ms`` (None: now)."""
-        qm, queue = self.model.qm, self.model.queue
-        self.summary.value = _html_text(summary(qm, queue, at_ms))
-        self.timeline.show(figures.timeline_spec(qm, queue, at_ms))
-        self.shelf.show(figures.shelf_spec(qm, queue, at_ms))
+        """The summary at ``at_ms`` (None: now)."""
+        self.summary.value = _html_text(summary(self.model.qm, self.model.queue, at_ms))
 
     def show_result(self, line: str) -> None:
         self.result.value = _html_text(line)
@@ -493,156 +399,8 @@ class QueueViews:
         return summary(self.model.qm, self.model.queue)
 
 
-class AllQueueViews(QueueViews):
-    """:class:`QueueViews` plus the depth chart, the event log and the report inbox."""
-
-    def __init__(self, model: WorkbenchModel) -> None:
-        super().__init__(model)
-        qm, queue = model.qm, model.queue
-        self.depth = LiveFigure(figures.depth_spec(qm, queue), "mq-depth")
-        self.events = widgets.HTML(html_table(figures.event_table_spec(qm)))
-        self.events.add_class("mq-eventlog")
-        self.inbox = widgets.HTML()
-        self.inbox.add_class("mq-inbox")
-        self._show_inbox()
-
-    def refresh(self, at_ms: int | None) -> None:
-        super().refresh(at_ms)
-        qm = self.model.qm
-        self.depth.show(figures.depth_spec(qm, self.model.queue, at_ms))
-        self.events.value = html_table(figures.event_table_spec(qm, at_ms=at_ms))
-        self._show_inbox()
-
-    def _show_inbox(self) -> None:
-        reply_q = self.model.reply_q
-        self.inbox.layout.display = "none" if reply_q is None else None
-        if reply_q is not None:
-            self.inbox.value = html_table(figures.report_inbox_spec(self.model.qm, reply_q))
-
-
 def _bundle(box: widgets.Widget, text: str, **kwargs: Any) -> dict[str, Any]:
     """The widget's display data with the text summary as its ``text/plain``."""
     data: dict[str, Any] = box._repr_mimebundle_(**kwargs) or {}
     data["text/plain"] = text
     return data
-
-
-class Comparison(ControlPanel):
-    """One control panel driving a FIFO and a PRIORITY queue side by side: the same puts and
-    gets, different discards (rules EXP-22 and EXP-23)."""
-
-    def __init__(
-        self,
-        qm: QueueManager | None = None,
-        *,
-        fifo_queue: str = "FIFO.Q",
-        priority_queue: str = "PRIORITY.Q",
-        profile: str | None = None,
-        reply_q: str | None = "REPLY.Q",
-    ) -> None:
-        qm = prepare_queue_manager(
-            qm, profile, {fifo_queue: "FIFO", priority_queue: "PRIORITY"}, reply_q
-        )
-        self.fifo_model = WorkbenchModel(qm, fifo_queue, reply_q)
-        self.priority_model = WorkbenchModel(qm, priority_queue, reply_q)
-        super().__init__([self.fifo_model, self.priority_model])
-        self.views = [QueueViews(m) for m in self.models]
-        self.summary = widgets.VBox([v.summary for v in self.views])  # each one mq-summary
-        self.stages = [QueueStage(m) for m in self.models]
-        columns = [
-            widgets.VBox(
-                [
-                    widgets.HTML(f"<b>{html.escape(m.queue)} (MSGDLVSQ {m.msgdlvsq})</b>"),
-                    v.result,
-                    v.summary,
-                    stage.view,
-                    v.timeline.box,
-                ],
-                layout=widgets.Layout(flex="1 1 380px", min_width="0"),
-            )
-            for m, v, stage in zip(self.models, self.views, self.stages, strict=True)
-        ]
-        self.widget = widgets.VBox(
-            [
-                widgets.HTML(
-                    f"<h3>FIFO and PRIORITY side by side on {html.escape(qm.name)}: same puts, "
-                    "same gets</h3>"
-                ),
-                self.controls(),
-                self.errors,
-                widgets.HBox(columns, layout=widgets.Layout(flex_flow="row wrap")),
-            ]
-        )
-        self.widget.add_class("mq-comparison")
-
-    def _act(self, *actions: Callable[[], str]) -> None:
-        """Every action on both queues, each queue view playing the steps on its own queue."""
-        for stage in self.stages:
-            stage.before()
-        lines = [action() for action in actions]
-        for stage, line in zip(self.stages, lines, strict=True):
-            stage.after(line, "call")
-        self._after(lines)
-
-    def show_results(self, lines: list[str]) -> None:
-        for view, line in zip(self.views, lines, strict=True):
-            view.show_result(line)
-
-    def refresh(self, at_ms: int | None) -> None:
-        for view in self.views:
-            view.refresh(at_ms)
-        if at_ms is not None:
-            for stage in self.stages:
-                stage.show(f"Replay: the queue as it was at {at_ms / MS_PER_S:.1f} s", at_ms)
-
-    def text(self) -> str:
-        return "\n".join(
-            filter(
-                None,
-                (
-                    t
-                    for m, v in zip(self.models, self.views, strict=True)
-                    for t in (v.text(), m.last_result)
-                ),
-            )
-        )
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        return _bundle(self.widget, self.text(), **kwargs)
-
-
-class XqhInspector(_Guarded):
-    """The two Expiry fields of every message on a transmission queue, with clock buttons to
-    watch them count down (rules XQH-03..05)."""
-
-    def __init__(self, qm: QueueManager, xmitq: str) -> None:
-        super().__init__()
-        self.qm = qm
-        self.xmitq = xmitq
-        self.view = LiveFigure(figures.xqh_inspector_spec(qm, xmitq), "mq-xqh")
-        self.summary = widgets.HTML(_html_text(xqh_summary(qm, xmitq)))
-        self.summary.add_class("mq-summary")
-        self.advance_buttons = self.clock_buttons(self._advance)
-        self.widget = widgets.VBox(
-            [widgets.HBox(self.advance_buttons), self.summary, self.errors, self.view.box]
-        )
-        self.widget.add_class("mq-xqh-inspector")
-
-    @property
-    def figure(self) -> go.Figure:
-        """The inspector figure shown now."""
-        return self.view.figure
-
-    def _advance(self, ms: int) -> None:
-        self.qm.sim.advance(ms=ms)
-        self.refresh()
-
-    def refresh(self) -> None:
-        self.summary.value = _html_text(xqh_summary(self.qm, self.xmitq))
-        self.view.show(figures.xqh_inspector_spec(self.qm, self.xmitq))
-
-    def text(self) -> str:
-        return xqh_summary(self.qm, self.xmitq)
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        return _bundle(self.widget, self.text(), **kwargs)

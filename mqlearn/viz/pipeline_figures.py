@@ -11,10 +11,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
 from mqlearn.viz import palette
 from mqlearn.viz.figures import TEMPLATE
+from mqlearn.viz.plotly_setup import go
 from mqlearn.viz.spec import time_axis_end
 
 HEIGHT = 420

@@ -2,7 +2,7 @@
 and the pieces the views share (time lines, marker traces in a state's style, titled layouts).
 
 A figure function computes a spec; :func:`figure` turns it into a ``go.Figure``. A widget sends the
-spec itself, serialised, to the page's plotly renderer instead (``mqlearn.viz.gui.LiveFigure``).
+spec itself, serialised, to the page's plotly renderer instead (``mqlearn.viz.charts.LiveFigure``).
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-import plotly.graph_objects as go
 
 from mqlearn.viz import palette
 
 if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
     from mqlearn.engine.qmgr import QueueManager
 
 MS_PER_S = 1000.0
@@ -58,6 +59,8 @@ class Spec(NamedTuple):
 
 def figure(spec: Spec) -> go.Figure:
     """The plotly figure of a spec."""
+    from mqlearn.viz.plotly_setup import go  # plotly loads with the first figure drawn
+
     return go.Figure(data=spec.traces, layout=spec.layout)
 
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import plotly.graph_objects as go
-
 from mqlearn.engine.descriptor import message_fields
 from mqlearn.mqi import cmqc as C
 from mqlearn.viz import palette
@@ -18,6 +16,8 @@ from mqlearn.viz.names import FEEDBACKS, MSG_TYPES, Vocabulary, msg_tag
 from mqlearn.viz.spec import HEIGHT, MS_PER_S, TEMPLATE, Spec, figure, view_time
 
 if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
     from mqlearn.engine.qmgr import QueueManager
 
 EVENT_ROWS = 20

@@ -11,22 +11,19 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
-import plotly.graph_objects as go
 
 from mqlearn.engine.qmgr import PROFILES, QueueManager
-from mqlearn.viz.gui import (
-    AllQueueViews,
-    ControlPanel,
-    _bundle,
-    _html_text,
-    prepare_queue_manager,
-)
+from mqlearn.viz.gui import ControlPanel, QueueText, _bundle, prepare_queue_manager
 from mqlearn.viz.model import WorkbenchModel
 from mqlearn.viz.queue_view import QueueStage, QueueView
-from mqlearn.viz.text import summary
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
+    from mqlearn.viz.charts import AllQueueCharts
 
 QUEUE_TYPES = ("FIFO", "PRIORITY")
 _FIELD = widgets.Layout(width="14em")
@@ -74,9 +71,9 @@ class Workbench(ControlPanel):
         """(Re)build the model and every control for ``qm``: the vocabulary follows its profile."""
         self.model = WorkbenchModel(qm, self.queue_name, self.reply_q, undo=True)
         super().__init__([self.model])
-        self.views = v = AllQueueViews(self.model)
-        self.summary, self.result = v.summary, v.result
-        self.event_log, self.inbox = v.events, v.inbox
+        self.views = QueueText(self.model)
+        self.summary, self.result = self.views.summary, self.views.result
+        self._charts: AllQueueCharts | None = None  # built when first needed: it loads plotly
         self.stage = QueueStage(self.model, self.queue_view)
 
         self.queue_type = widgets.ToggleButtons(
@@ -127,7 +124,7 @@ class Workbench(ControlPanel):
         self.more = widgets.Accordion(children=[self._advanced()], selected_index=None)
         self.more.set_title(0, "More MQI options: reports, syncpoint, locks, cursor, match, wait")
         self.more.add_class("mq-more-options")
-        # filled when first opened: a page shows no plotly figure (nor loads plotly.js) before
+        # filled when first opened: a page loads no plotly (kernel or browser side) before
         self.chart_box = widgets.VBox()
         self.charts = widgets.Accordion(children=[self.chart_box], selected_index=None)
         self.charts.set_title(0, "Charts, event log and replay")
@@ -191,7 +188,7 @@ class Workbench(ControlPanel):
         return widgets.HBox([put, get], layout=_WRAP)
 
     def _chart_widgets(self) -> list[widgets.Widget]:
-        v = self.views
+        v = self.chart_views
         return [
             self.summary,
             widgets.HBox([self.play, self.play_step], layout=_WRAP),
@@ -258,7 +255,7 @@ class Workbench(ControlPanel):
         if self.charts.selected_index is not None:
             if not self.chart_box.children:
                 self.chart_box.children = self._chart_widgets()
-            self.views.refresh(self._shown_at())
+            self.chart_views.refresh(self._shown_at())
 
     # -- what it shows ------------------------------------------------------------------------------
     def show_results(self, lines: list[str]) -> None:
@@ -275,10 +272,9 @@ class Workbench(ControlPanel):
         elif not self.stage.view.state["scene"]["live"]:
             self.stage.show("Back to now")
             v.show_result(self.model.last_result)
+        v.refresh(at_ms)
         if self.charts.selected_index is not None:
-            v.refresh(at_ms)
-        else:
-            v.summary.value = _html_text(summary(self.model.qm, self.model.queue, at_ms))
+            self.chart_views.refresh(at_ms)
 
     def text(self) -> str:
         """The summary and the last result line, as plain text."""
@@ -291,10 +287,29 @@ class Workbench(ControlPanel):
         """The virtual time the views show: None when following the clock, else the replay's."""
         return None if self._following else round(self.replay.value * 1000)
 
-    def _drawn(self) -> AllQueueViews:
+    @property
+    def chart_views(self) -> AllQueueCharts:
+        """The charts, the event log and the report inbox (built, and plotly loaded, on first use)."""
+        if self._charts is None:
+            from mqlearn.viz.charts import AllQueueCharts
+
+            self._charts = AllQueueCharts(self.model)
+        return self._charts
+
+    @property
+    def event_log(self) -> widgets.HTML:
+        """The event log table, drawn at the time shown."""
+        return self._drawn().events
+
+    @property
+    def inbox(self) -> widgets.HTML:
+        """The report inbox of the reply queue, drawn at the time shown."""
+        return self._drawn().inbox
+
+    def _drawn(self) -> AllQueueCharts:
         """The chart views brought up to date (the charts section may be closed)."""
-        self.views.refresh(self._shown_at())
-        return self.views
+        self.chart_views.refresh(self._shown_at())
+        return self.chart_views
 
     @property
     def timeline(self) -> go.Figure:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-import plotly.graph_objects as go
 
 from mqlearn.engine import delivery
 from mqlearn.engine.message import remaining_tenths
@@ -20,6 +19,8 @@ from mqlearn.viz.names import Vocabulary, msg_tag
 from mqlearn.viz.spec import HEIGHT, MS_PER_S, Spec, figure, texts, titled_layout
 
 if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
     from mqlearn.engine.qmgr import QueueManager
 
 BAR_WIDTH = 0.38  # x units per bar; a message's two bars sit either side of its tick

@@ -19,8 +19,9 @@ import pytest
 import mqlearn as mq
 from mqlearn import CMQC as C
 from mqlearn.viz import Comparison, Workbench, XqhInspector
+from mqlearn.viz.charts import LiveFigure, same
 from mqlearn.viz.figures import Spec
-from mqlearn.viz.gui import LiveFigure, prepare_queue_manager, same
+from mqlearn.viz.gui import prepare_queue_manager
 from tests.viz.helpers import APP_Q, XMITQ, put_direct_xqh, tags_of, trace, xmit_qm
 
 EXPIRED = "expired, not yet discarded"
@@ -218,14 +219,15 @@ def test_comparison_same_puts_different_discards() -> None:
     advance(cmp, 1)
     cmp.get_button.click()
     fifo, prio = cmp.views
+    fifo_charts, prio_charts = cmp.charts
     assert "MQGET OK: B (MsgId QM1#3)" in text_of(fifo.result)
     assert "discarded 1 expired on the way: A (MsgId QM1#1) (EXP-22)" in text_of(fifo.result)
     assert "MQGET OK: B (MsgId QM1#4)" in text_of(prio.result)
     assert "discarded 1 expired on the way: C (MsgId QM1#6) (EXP-23)" in text_of(prio.result)
-    assert tags_of(fifo.timeline.figure, "discarded") == ["A"]
-    assert tags_of(prio.timeline.figure, "discarded") == ["C"]
-    assert tags_of(fifo.shelf.figure, EXPIRED) == ["C"]
-    assert tags_of(prio.shelf.figure, EXPIRED) == ["A"]
+    assert tags_of(fifo_charts.timeline.figure, "discarded") == ["A"]
+    assert tags_of(prio_charts.timeline.figure, "discarded") == ["C"]
+    assert tags_of(fifo_charts.shelf.figure, EXPIRED) == ["C"]
+    assert tags_of(prio_charts.shelf.figure, EXPIRED) == ["A"]
     walks = [
         [(st["op"], st.get("label")) for st in stage.view.state["transition"]["steps"]]
         for stage in cmp.stages

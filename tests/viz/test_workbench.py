@@ -6,6 +6,8 @@ undone one must end in exactly the same state (queue, event log, clock, labels).
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from typing import Any
 
 from hypothesis import given, settings
@@ -157,3 +159,19 @@ def test_replay_says_what_it_shows_and_a_repeated_empty_get_still_changes_the_vi
     second = wb.queue_view.state["transition"]["summary"]
     assert "found no live message (EXP-26)" in second and first != second
     assert wb.failures == []
+
+
+def test_the_workbench_loads_plotly_only_when_its_charts_are_first_opened() -> None:
+    """A page with only the queue view must not pay for plotly (first paint, issue 9)."""
+    program = """
+import sys
+from mqlearn.viz import Workbench
+wb = Workbench()
+wb.put_button.click(); wb.get_button.click(); wb.step_button.click(); wb.undo_button.click()
+assert "plotly" not in sys.modules, "plotly loaded before the charts were opened"
+wb.charts.selected_index = 0
+assert "plotly" in sys.modules and wb.chart_box.children, "opening the charts drew nothing"
+assert wb.failures == [], wb.failures
+"""
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
