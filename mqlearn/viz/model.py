@@ -1,8 +1,9 @@
 """The workbench's model: one queue driven through the MQI, each action answered in one line.
 
 No ipywidgets here (the jupyter-widgets tutorial's model/view split): notebooks, tests and the
-widgets (:mod:`mqlearn.viz.workbench`, :mod:`mqlearn.viz.comparison`) all call the same methods. An action never raises for an MQI
-failure; it returns the reason code by name, as a learner reading the result line needs it.
+widgets (:mod:`mqlearn.viz.workbench`, :mod:`mqlearn.viz.comparison`) all call the same methods.
+An action never raises for an MQI failure; it returns the reason code by name, as a learner
+reading the result line needs it.
 Messages are named by their labels (:mod:`mqlearn.viz.labels`), the same in every view.
 
 With ``undo=True`` every action is journaled, so :meth:`WorkbenchModel.undo` and

@@ -82,6 +82,9 @@ def test_exp23_priority_get_walks_discards_returns_and_stops(
         assert lanes == ["5", "3", "1"]
         page.screenshot(path=artifacts / "workbench_expired.png", full_page=True)
 
+        c_chip = page.locator('.mq-qv-lanes .mq-chip[data-label="C"]')
+        keep = "(c) => { c.mqKept = true; c.closest('.mq-lane').mqKept = true; }"
+        c_chip.evaluate(keep)  # the same nodes must stay on screen
         page.locator(".mq-get").click()
         a_in_tray = page.locator('.mq-qv-tray .mq-chip[data-label="A"]')
         expect(a_in_tray).to_have_attribute("data-state", "discarded")
@@ -104,6 +107,8 @@ def test_exp23_priority_get_walks_discards_returns_and_stops(
         assert states(page) == [("A", "expired"), ("B", "live"), ("C", "expired")]
         expect(page.locator(".mq-qv-depth")).to_contain_text("CURDEPTH 3 · 2 expired")
         expect(page.locator(".mq-qv-tray .mq-chip")).to_have_count(0)
+        # C never changed, so neither the get nor its undo redrew it: the view patches in place
+        assert c_chip.evaluate("(c) => c.mqKept === true && c.closest('.mq-lane').mqKept === true")
         page.locator(".mq-redo").click()
         expect(page.locator(".mq-qv-depth")).to_contain_text("CURDEPTH 1 · 1 expired")
         assert page.get_by_text("Error displaying widget").count() == 0

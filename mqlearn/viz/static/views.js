@@ -68,87 +68,130 @@ function makeChip(c) {
 
 function setState(node, state) {
   node.dataset.state = state;
+  delete node.dataset.sig; // no longer the chip its signature describes: never reused
   const glyph = node.querySelector(".mq-chip-glyph");
   if (glyph) glyph.textContent = GLYPH[state] || "";
 }
 
-// The chip nodes on screen, by message id, that a new scene may reuse as they are (a node that
-// an animation has marked or moved is drawn anew).
+// The chip nodes on screen, by message id, that a new scene may reuse as they are: a node that
+// an animation has marked (an extra class) or changed (setState drops its signature) is drawn anew.
 function keptChips(root) {
   const kept = new Map();
-  for (const node of root.querySelectorAll(".mq-qv-lanes .mq-chip")) {
-    if (node.classList.length === 1) kept.set(node.dataset.id, node);
+  for (const node of root.querySelectorAll(".mq-chip")) {
+    if (node.classList.length === 1 && node.dataset.sig) kept.set(node.dataset.sig, node);
   }
   return kept;
 }
 
 function signature(c) {
-  return [c.label, c.state, c.lane, c.expiry, c.priority, c.deadline_ms].join("|");
+  return [c.id, c.label, c.state, c.lane, c.expiry, c.priority, c.deadline_ms].join("|");
 }
 
 function reuse(kept, c) {
-  const node = kept.get(String(c.id));
-  if (node && node.dataset.sig === signature(c)) return node;
+  const node = kept.get(signature(c));
+  if (node) {
+    kept.delete(node.dataset.sig); // one node, one place
+    return node;
+  }
   return makeChip(c);
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+// Make `parent`'s children exactly `wanted`, moving only what is out of place: a redraw after
+// undo or a replay touches the few chips that differ, so the browser lays out and paints little.
+function patchChildren(parent, wanted) {
+  wanted.forEach((node, i) => {
+    const here = parent.children[i];
+    if (here !== node) parent.insertBefore(node, here || null);
+  });
+  while (parent.children.length > wanted.length) parent.lastElementChild.remove();
+}
+
+// The view's fixed frame (head, narration, lanes, the side boxes), built once and then reused.
+function frame(root) {
+  if (root._frame) return root._frame;
+  const head = el("div", "mq-qv-head");
+  const where = el("span", "mq-qv-where");
+  const clock = el("span", "mq-qv-clock");
+  const depth = el("span", "mq-qv-depth");
+  head.append(where, clock, depth);
+  const narration = el("div", "mq-qv-narration");
+  const body = el("div", "mq-qv-body");
+  const lanes = el("div", "mq-qv-lanes");
+  const side = el("div", "mq-qv-side");
+  const box = (cls, title) => {
+    const node = el("div", "mq-qv-box " + cls);
+    node.appendChild(el("div", "mq-qv-box-title", title));
+    return node;
+  };
+  const out = box("mq-qv-out", "returned to the application");
+  const tray = box("mq-qv-tray", "discarded (gone for good)");
+  const reply = box("mq-qv-reply", "");
+  side.append(out, tray);
+  body.append(lanes, side);
+  root.replaceChildren(head, narration, body);
+  root._frame = { where, clock, depth, narration, lanes, side, out, tray, reply };
+  return root._frame;
+}
+
+function laneRow(rows, lane, fifo) {
+  let row = rows.get(String(lane.lane));
+  if (!row) {
+    row = el("div", "mq-lane");
+    row.dataset.lane = String(lane.lane);
+    row.append(el("span", "mq-lane-label"), el("div", "mq-lane-chips"));
+  }
+  setText(row.firstChild, fifo ? `FIFO (all at ${lane.lane})` : `priority ${lane.lane}`);
+  return row;
+}
+
+function moreNode(row, more) {
+  const text = `+${more.count} more (${more.expired} expired)`;
+  const old = row.querySelector(".mq-more");
+  if (old && old.textContent === text) return old;
+  const node = el("span", "mq-more", text);
+  node.dataset.count = String(more.count);
+  return node;
 }
 
 function render(root, scene, transition) {
   const kept = keptChips(root);
-  root.replaceChildren();
+  const f = frame(root);
+  root.querySelectorAll(".mq-stop").forEach((n) => n.remove());
   root.dataset.curdepth = String(scene.curdepth);
   root.dataset.expired = String(scene.expired);
-  const head = el("div", "mq-qv-head");
-  const where = el("span", "mq-qv-where",
-    `${scene.qmgr} · ${scene.queue} (${scene.msgdlvsq}) · profile ${scene.profile}`);
-  const clock = el("span", "mq-qv-clock", (scene.live ? "now " : "replay at ") + seconds(scene.now_ms));
-  const depth = el("span", "mq-qv-depth",
-    `CURDEPTH ${scene.curdepth} · ${scene.expired} expired, not yet discarded`);
-  head.append(where, clock, depth);
-  root.appendChild(head);
+  setText(f.where, `${scene.qmgr} · ${scene.queue} (${scene.msgdlvsq}) · profile ${scene.profile}`);
+  setText(f.clock, (scene.live ? "now " : "replay at ") + seconds(scene.now_ms));
+  setText(f.depth, `CURDEPTH ${scene.curdepth} · ${scene.expired} expired, not yet discarded`);
+  setText(f.narration, transition && transition.summary ? transition.summary : "");
 
-  const narration = el("div", "mq-qv-narration", transition && transition.summary ? transition.summary : "");
-  root.appendChild(narration);
-
-  const body = el("div", "mq-qv-body");
-  const lanes = el("div", "mq-qv-lanes");
   const fifo = scene.msgdlvsq === "FIFO";
-  for (const lane of scene.lanes) {
-    const row = el("div", "mq-lane");
-    row.dataset.lane = String(lane.lane);
-    row.appendChild(el("span", "mq-lane-label", fifo ? `FIFO (all at ${lane.lane})` : `priority ${lane.lane}`));
-    const chips = el("div", "mq-lane-chips");
-    for (const c of lane.chips) chips.appendChild(reuse(kept, c));
-    if (lane.more.count) {
-      const more = el("span", "mq-more", `+${lane.more.count} more (${lane.more.expired} expired)`);
-      more.dataset.count = String(lane.more.count);
-      chips.appendChild(more);
-    }
-    row.appendChild(chips);
-    lanes.appendChild(row);
-  }
-  body.appendChild(lanes);
+  const rows = new Map([...f.lanes.children].map((row) => [row.dataset.lane, row]));
+  const wantedRows = scene.lanes.map((lane) => {
+    const row = laneRow(rows, lane, fifo);
+    const chips = lane.chips.map((c) => reuse(kept, c));
+    if (lane.more.count) chips.push(moreNode(row, lane.more));
+    patchChildren(row.lastChild, chips);
+    return row;
+  });
+  patchChildren(f.lanes, wantedRows);
 
-  const side = el("div", "mq-qv-side");
-  const out = el("div", "mq-qv-box mq-qv-out");
-  out.appendChild(el("div", "mq-qv-box-title", "returned to the application"));
-  const tray = el("div", "mq-qv-box mq-qv-tray");
-  tray.appendChild(el("div", "mq-qv-box-title", "discarded (gone for good)"));
-  for (const c of scene.tray) tray.appendChild(makeChip(c));
-  side.append(out, tray);
+  const title = (box) => box.firstChild;
+  const got = transition && transition.got ? [makeChip(transition.got)] : [];
+  got.forEach((node) => node.classList.add("mq-lifted"));
+  patchChildren(f.out, [title(f.out), ...got]);
+  patchChildren(f.tray, [title(f.tray), ...scene.tray.map((c) => reuse(kept, c))]);
   if (scene.reply) {
-    const reply = el("div", "mq-qv-box mq-qv-reply");
-    reply.appendChild(el("div", "mq-qv-box-title", `${scene.reply.queue} · CURDEPTH ${scene.reply.curdepth}`));
-    for (const c of scene.reply.chips) reply.appendChild(makeChip(c));
-    side.appendChild(reply);
+    setText(title(f.reply), `${scene.reply.queue} · CURDEPTH ${scene.reply.curdepth}`);
+    patchChildren(f.reply, [title(f.reply), ...scene.reply.chips.map((c) => reuse(kept, c))]);
+    if (!f.reply.parentNode) f.side.appendChild(f.reply);
+  } else {
+    f.reply.remove();
   }
-  body.appendChild(side);
-  root.appendChild(body);
 
-  if (transition && transition.got) {
-    const got = makeChip(transition.got);
-    got.classList.add("mq-lifted");
-    out.appendChild(got);
-  }
   if (transition && transition.stop_mark) markStop(root, transition.stop_mark);
   if (transition) {
     for (const id of transition.entering || []) {
@@ -164,7 +207,6 @@ function chipNode(root, id) {
 
 function markStop(root, where) {
   // where = {before: msg id | null, lane: lane of the stop}: the walk stopped just ahead of it
-  root.querySelectorAll(".mq-stop").forEach((n) => n.remove());
   const mark = el("span", "mq-stop", "walk stopped");
   mark.title = "the get stopped here: expired messages behind this mark were not touched";
   const next = where.before === null ? null : chipNode(root, where.before);
