@@ -40,7 +40,8 @@ class QueueStage:
     """What a :class:`QueueView` shows of a :class:`WorkbenchModel`, action after action.
 
     Call :meth:`before` ahead of an action and :meth:`after` once it is done: the view gets the
-    new scene and the steps between the two. ``manual`` transitions wait for :meth:`step`.
+    new scene and the steps between the two. ``manual`` transitions wait for :meth:`step`, and
+    :meth:`step_back` takes a step back (Visualgo's step forward and back).
     """
 
     def __init__(self, model: WorkbenchModel, view: QueueView | None = None) -> None:
@@ -113,6 +114,8 @@ class QueueStage:
             # numbered, so a repeat still shows; the caption when no step says more
             "summary": f"{self._count}. {narrate(played) or caption}",
             "manual": manual,
+            # a walk shown by hand can be stepped back: the view redraws this and replays up to there
+            "before": before if manual else None,
             "steps": played,
             "entering": [s["id"] for s in played if s["op"] == "put" and s["queue"] == m.queue],
             "got": _got(before, played),
@@ -132,6 +135,7 @@ class QueueStage:
             "caption": caption,
             "summary": caption,
             "manual": False,
+            "before": None,
             "steps": [],
             "entering": [],
             "got": None,
@@ -146,6 +150,22 @@ class QueueStage:
         if not self.pending:
             return False
         self.view.shown += 1
+        return True
+
+    @property
+    def can_step_back(self) -> bool:
+        """A walk shown by hand has a step on screen that :meth:`step_back` can take back."""
+        t = self.transition
+        return t is not None and bool(t["manual"]) and self.view.shown > 0
+
+    def step_back(self) -> bool:
+        """Take back the last step shown of a manual transition; False when there is none.
+
+        Only the picture goes back: the MQGET itself has run (an MQI call is atomic), which is
+        what Undo takes back."""
+        if not self.can_step_back:
+            return False
+        self.view.shown -= 1
         return True
 
 

@@ -114,6 +114,10 @@ class Workbench(ControlPanel):
             "Step ▸", "mq-step", "an MQGET shown one candidate at a time: click again for the next"
         )
         self.step_button.on_click(self.guarded(lambda _b: self._step()))
+        self.step_back_button = _button(
+            "◂ Back", "mq-step-back", "take back the last step shown of a get stepped by hand"
+        )
+        self.step_back_button.on_click(self.guarded(lambda _b: self._step_back()))
         self.undo_button = _button("Undo", "mq-undo", "back to the state before the last action")
         self.undo_button.on_click(self.guarded(lambda _b: self._undo_redo(self.model.undo)))
         self.redo_button = _button("Redo", "mq-redo", "do the undone action again")
@@ -148,7 +152,13 @@ class Workbench(ControlPanel):
     def _simple(self) -> widgets.Widget:
         put = widgets.HBox([self.data, self.expiry, self.priority, self.put_button], layout=_WRAP)
         act = widgets.HBox(
-            [self.get_button, self.browse_button, self.step_button, *self.advance_buttons],
+            [
+                self.get_button,
+                self.browse_button,
+                self.step_back_button,
+                self.step_button,
+                *self.advance_buttons,
+            ],
             layout=_WRAP,
         )
         history = widgets.HBox([self.undo_button, self.redo_button], layout=_WRAP)
@@ -224,6 +234,12 @@ class Workbench(ControlPanel):
         """One candidate of a get's walk per click; a new get when the last one is all shown."""
         if not self.stage.step():
             self._get(manual=True)
+        self._update_buttons()
+
+    def _step_back(self) -> None:
+        """One step of a get's walk back (the picture only: Undo takes back the get itself)."""
+        self.stage.step_back()
+        self._update_buttons()
 
     def _act(
         self,
@@ -250,6 +266,7 @@ class Workbench(ControlPanel):
     def _update_buttons(self) -> None:
         self.undo_button.disabled = not self.model.can_undo
         self.redo_button.disabled = not self.model.can_redo
+        self.step_back_button.disabled = not self.stage.can_step_back
 
     def _on_charts(self, _change: dict[str, Any]) -> None:
         if self.charts.selected_index is not None:

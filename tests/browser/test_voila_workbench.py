@@ -111,6 +111,25 @@ def test_exp23_priority_get_walks_discards_returns_and_stops(
         assert c_chip.evaluate("(c) => c.mqKept === true && c.closest('.mq-lane').mqKept === true")
         page.locator(".mq-redo").click()
         expect(page.locator(".mq-qv-depth")).to_contain_text("CURDEPTH 1 · 1 expired")
+
+        # a get stepped by hand, then a step back: only C is left, expired, so the walk is
+        # visit C, discard C (EXP-26: nothing live, 2033)
+        page.locator(".mq-step").click()
+        expect(page.locator('.mq-qv-lanes .mq-chip[data-label="C"]')).to_have_class(
+            "mq-chip mq-visiting"
+        )
+        page.locator(".mq-step").click()
+        c_in_tray = page.locator('.mq-qv-tray .mq-chip[data-label="C"]')
+        expect(c_in_tray).to_have_attribute("data-state", "discarded")
+        page.locator(".mq-step-back").click()
+        expect(c_in_tray).to_have_count(0)
+        expect(page.locator('.mq-qv-lanes .mq-chip[data-label="C"]')).to_have_attribute(
+            "data-state", "expired"
+        )
+        expect(page.locator(".mq-qv-depth")).to_contain_text("CURDEPTH 1 · 1 expired")
+        page.locator(".mq-step").click()
+        expect(c_in_tray).to_have_attribute("data-state", "discarded")
+        expect(page.locator(".mq-qv-depth")).to_contain_text("CURDEPTH 0 · 0 expired")
         assert page.get_by_text("Error displaying widget").count() == 0
         assert not page_errors, f"JavaScript errors in the page: {page_errors}"
 

@@ -102,9 +102,31 @@ def test_step_reveals_one_candidate_per_click_then_starts_a_new_get() -> None:
         wb.step_button.click()
         assert wb.queue_view.shown == shown
     assert not wb.stage.pending
+    assert transition["before"]["curdepth"] == 3  # what a step back redraws the walk from
+    wb.step_back_button.click()
+    assert wb.queue_view.shown == 4 and wb.stage.pending  # the picture only: the get has run
+    assert wb.model.qm.curdepth("APP.IN") == 1
+    for shown in (3, 2, 1, 0):
+        assert not wb.step_back_button.disabled
+        wb.step_back_button.click()
+        assert wb.queue_view.shown == shown
+    assert wb.step_back_button.disabled and not wb.stage.step_back()
+    for _ in range(5):
+        wb.step_button.click()
+    assert wb.queue_view.shown == 5 and not wb.stage.pending
     wb.step_button.click()  # all shown: a new get, which discards C and finds nothing live
     assert "MQRC_NO_MSG_AVAILABLE" in wb.model.last_result
     assert [s["op"] for s in wb.queue_view.state["transition"]["steps"]][:2] == ["visit", "discard"]
+    assert wb.failures == []
+
+
+def test_step_back_is_for_walks_shown_by_hand_only() -> None:
+    wb = Workbench()
+    assert wb.step_back_button.disabled  # nothing shown yet
+    wb.put_button.click()
+    wb.get_button.click()  # played at once, not by hand: nothing to step back through
+    assert wb.step_back_button.disabled and not wb.stage.step_back()
+    assert wb.queue_view.state["transition"]["before"] is None
     assert wb.failures == []
 
 

@@ -374,7 +374,14 @@ function renderQueueView(model, root) {
     const transition = state.transition;
     if (!transition || !transition.manual) return;
     const target = Math.min(model.get("shown"), transition.steps.length);
-    const ms = REDUCED() ? 0 : STEP_MS;
+    let ms = REDUCED() ? 0 : STEP_MS;
+    if (target < applied) {
+      // a step back: the queue as it was before the walk, then the walk again up to `target`,
+      // at once (only the step now last is news to the learner, and it was seen before)
+      render(root, transition.before, { summary: `${transition.summary} · step back` });
+      applied = 0;
+      ms = 0;
+    }
     while (applied < target) {
       applyStep(root, transition.steps[applied], ms);
       applied += 1;
