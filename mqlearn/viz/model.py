@@ -43,11 +43,13 @@ _SCAN_CAUSES = ("scan", "refresh")
 
 
 class Entry(NamedTuple):
-    """One journaled action: its method, arguments, and the state before it if snapshotted."""
+    """One journaled action: its method, arguments, the state before it if snapshotted, and
+    its cost (the messages it puts, at least 1): what running it again takes, roughly."""
 
     action: str
     kwargs: dict[str, Any]
     snapshot: bytes | None
+    cost: int
 
 
 class WorkbenchModel:
@@ -70,7 +72,6 @@ class WorkbenchModel:
         self.undoable = undo
         self._journal: list[Entry] = []
         self._done = 0  # actions of the journal that make the state shown now
-        self._since_snapshot = SNAPSHOT_EVERY  # messages' worth of actions since the last one
         self._replaying = False
 
     @property
@@ -341,7 +342,6 @@ class WorkbenchModel:
         self._restore(snapshot)
         self._rerun(self._journal[start:target])
         self._done = target
-        self._since_snapshot = SNAPSHOT_EVERY  # the next action snapshots (cheap, and safe)
         return self._result(
             f"Undone: {undone.action}. Back at {self.now_ms / MS_PER_S:.1f} s, "
             f"CURDEPTH {self.qm.curdepth(self.queue)}"
@@ -373,12 +373,24 @@ class WorkbenchModel:
         if not self.undoable or self._replaying:
             yield
             return
-        snapshot = self._snapshot() if self._since_snapshot >= SNAPSHOT_EVERY else None
+        snapshot = self._snapshot() if self._snapshot_due() else None
         yield
         del self._journal[self._done :]  # a new action forgets what could have been redone
-        self._journal.append(Entry(action, kwargs, snapshot))
+        self._journal.append(Entry(action, kwargs, snapshot, cost))
         self._done += 1
-        self._since_snapshot = cost if snapshot is not None else self._since_snapshot + cost
+
+    def _snapshot_due(self) -> bool:
+        """Undoing the next action would re-run SNAPSHOT_EVERY messages' worth of actions or more
+        from the latest snapshot before it (the first action always snapshots). Counted from
+        the journal, so an undo does not force a snapshot: on a deep queue each costs a pickle
+        of the whole queue manager."""
+        since = 0
+        for i in range(self._done - 1, -1, -1):
+            entry = self._journal[i]
+            since += entry.cost
+            if entry.snapshot is not None:
+                return since >= SNAPSHOT_EVERY
+        return True
 
     def _snapshot(self) -> bytes:
         state = (self.qm, self.handle, self.labels, self.last_result, self.last_seq)

@@ -58,6 +58,31 @@ def _lanes(qm: QueueManager, queue: str, top: int) -> list[int]:
     return list(range(max(top, 0), -1, -1))
 
 
+class _Shown:
+    """The chips a scene draws, lane by lane: the first CHIPS_PER_LANE of each lane as chips,
+    the rest counted in a "more" chip; the expired count is exact either way (EXP-25)."""
+
+    def __init__(self, lanes: list[int], now: int) -> None:
+        self.lanes: dict[int, list[dict[str, Any]]] = {lane: [] for lane in lanes}
+        self.more: dict[int, dict[str, int]] = {}
+        self.expired = 0
+        self.now = now
+
+    def room(self, lane: int) -> bool:
+        """The next message of ``lane`` is drawn as a chip (else it is folded)."""
+        return len(self.lanes.setdefault(lane, [])) < CHIPS_PER_LANE
+
+    def draw(self, c: dict[str, Any]) -> None:
+        self.lanes[c["lane"]].append(c)
+        self.expired += c["expiry"] == 0  # expired, whatever its state
+
+    def fold(self, lane: int, expired: bool) -> None:
+        folded = self.more.setdefault(lane, {"count": 0, "expired": 0})
+        folded["count"] += 1
+        folded["expired"] += expired
+        self.expired += expired
+
+
 def queue_scene(
     qm: QueueManager,
     queue: str,
@@ -72,39 +97,35 @@ def queue_scene(
     event log). Counts (CURDEPTH, expired) are exact however many chips are folded."""
     local = qm.local(queue)
     now = qm.sim.now if at_ms is None else at_ms
-    rows: list[tuple[int, int, str, int, int | None, str]] = []  # seq, lane, label, prio, dl, st
     if at_ms is None:
+        shown = _Shown(_lanes(qm, queue, local.store.top), now)
         for m in local.store.messages():
-            state = _STATES[m.state]
-            if state == "live" and m.locker is not None:
-                state = "locked"
-            deadline = None if m.deadline == NEVER else m.deadline
-            rows.append((m.seq, m.lane, labels.remember(m), m.priority, deadline, state))
+            if shown.room(m.lane):
+                state = _STATES[m.state]
+                if state == "live" and m.locker is not None:
+                    state = "locked"
+                deadline = None if m.deadline == NEVER else m.deadline
+                shown.draw(
+                    chip(m.seq, labels.remember(m), m.lane, m.priority, deadline, now, state)
+                )
+            else:
+                shown.fold(m.lane, m.deadline <= now)
         depth = local.store.depth
     else:
         lives = [life for life in history(qm, queue).at(now) if life.present_at(now)]
         lives.sort(key=lambda life: (-life.lane, life.order))
+        # the lanes drawn do not shrink when messages leave: the highest lane the queue has used
+        shown = _Shown(_lanes(qm, queue, max((life.lane for life in lives), default=0)), now)
         for life in lives:
-            label = labels.of(life.seq, life.msg_id)
-            rows.append((life.seq, life.lane, label, life.priority, life.deadline, "live"))
-        depth = len(rows)
-    # the lanes drawn do not shrink when messages leave: the highest lane the queue has used
-    top = max((row[1] for row in rows), default=0)
-    if at_ms is None:
-        top = max(top, local.store.top)
-    lanes: dict[int, list[dict[str, Any]]] = {lane: [] for lane in _lanes(qm, queue, top)}
-    more: dict[int, dict[str, int]] = {}
-    expired = 0
-    for seq, lane, label, priority, deadline, state in rows:
-        c = chip(seq, label, lane, priority, deadline, now, state)
-        expired += c["expiry"] == 0  # expired, whatever its state (EXP-25: still counted)
-        drawn = lanes.setdefault(lane, [])
-        if len(drawn) < CHIPS_PER_LANE:
-            drawn.append(c)
-        else:
-            folded = more.setdefault(lane, {"count": 0, "expired": 0})
-            folded["count"] += 1
-            folded["expired"] += c["expiry"] == 0
+            if shown.room(life.lane):
+                label = labels.of(life.seq, life.msg_id)
+                shown.draw(
+                    chip(life.seq, label, life.lane, life.priority, life.deadline, now, "live")
+                )
+            else:
+                shown.fold(life.lane, life.expired_at(now))
+        depth = len(lives)
+    lanes, more, expired = shown.lanes, shown.more, shown.expired
     return {
         "qmgr": qm.name,
         "queue": queue,

@@ -68,6 +68,43 @@ def test_undo_restores_exactly_what_running_one_action_fewer_gives(
     assert state(model) == after_all
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.one_of(ACTIONS, st.just(("undo", {}))), min_size=1, max_size=40),
+    st.sampled_from(["FIFO", "PRIORITY"]),
+)
+def test_undos_between_actions_leave_what_the_actions_still_done_give(
+    ops: list[Action], msgdlvsq: str
+) -> None:
+    """However undos and new actions interleave (and so whichever snapshots the journal keeps),
+    the state is that of a fresh run of the actions not undone."""
+    model = new_model(msgdlvsq)
+    model.undoable = True
+    kept: list[Action] = []
+    for name, kwargs in ops:
+        if name == "undo":
+            model.undo()
+            kept = kept[:-1]
+        else:
+            getattr(model, name)(**kwargs)
+            kept.append((name, kwargs))
+    fresh = new_model(msgdlvsq)
+    run(fresh, kept)
+    assert state(model)[:4] == state(fresh)[:4]
+
+
+def test_an_undo_does_not_force_a_snapshot_of_the_next_action() -> None:
+    model = new_model()
+    model.undoable = True
+    model.fill(20)  # the first action snapshots; the next one too (20 messages since)
+    model.put(label="auto")
+    model.get()
+    model.undo()
+    model.get()  # one message's worth since the put's snapshot: none needed
+    snapshots = [entry.snapshot is not None for entry in model._journal]
+    assert snapshots == [True, True, False]
+
+
 def test_undo_twice_then_a_new_action_forgets_the_redo() -> None:
     model = new_model("FIFO")
     model.undoable = True
