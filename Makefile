@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab app test lint typecheck unit notebooks browser bench binder-url clean
+.PHONY: lab app test lint typecheck unit notebooks browser bench fuzz binder-url clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,12 @@ browser: $(STAMP)
 bench: $(STAMP)
 	$(PY) benchmarks/bench_engine.py
 	$(PY) benchmarks/bench_browser.py
+
+# The property and differential tests with fresh random examples, seed after seed, for
+# FUZZ_MINUTES; prints every seed tried and how to replay a failing one (tools/fuzz.py).
+FUZZ_MINUTES ?= 30
+fuzz: $(STAMP)
+	$(PY) tools/fuzz.py --minutes $(FUZZ_MINUTES)
 
 # The Binder links (course, workbench app) of this repository, read from its GitHub remote.
 binder-url:

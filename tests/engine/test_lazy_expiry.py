@@ -66,7 +66,7 @@ def test_exp11_unlimited_stays_unlimited() -> None:
     assert get(q)[1].Expiry == C.MQEI_UNLIMITED
 
 
-@settings(derandomize=True, max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(expiry=st.integers(1, 100_000), data=st.data())
 def test_exp12_remaining_is_ceiling_of_time_left(expiry: int, data: st.DataObject) -> None:
     """EXP-12 (property): for any wait shorter than the lifetime, the get reports
@@ -131,7 +131,7 @@ def test_exp24_browse_of_only_expired_messages_is_2033() -> None:
     assert len(discarded_ids(qm, cause="browse")) == 2
 
 
-@settings(derandomize=True, max_examples=40, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(
     fifo=st.booleans(),
     messages=st.lists(

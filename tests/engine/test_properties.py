@@ -35,7 +35,6 @@ NO_SUCH_ID = b"NOT-A-REAL-MSGID".ljust(24, b"\x00")  # matches nothing: a get mu
 PROPERTY_SETTINGS = settings(
     max_examples=120,
     deadline=None,
-    derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 

@@ -53,7 +53,6 @@ REPORTS = [
 SETTINGS = settings(
     max_examples=100,
     deadline=None,
-    derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 

@@ -42,7 +42,6 @@ PUT_FIELDS = ("priority", "expiry", "report", "persistence", "data_length")
 SETTINGS = settings(
     max_examples=8,
     deadline=None,
-    derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
