@@ -27,13 +27,15 @@ CSS = _STATIC.joinpath("views.css").read_text(encoding="utf-8")
 
 class QueueView(anywidget.AnyWidget):
     """The chips of one queue. ``state`` = {"scene", "transition"}; ``shown`` = steps of a
-    transition revealed so far when the learner steps through it by hand."""
+    transition revealed so far when the learner steps through it by hand; ``speed`` scales how
+    fast a walk plays (2 = twice as fast, 0 = at once, as under reduced motion)."""
 
     _esm = ESM
     _css = CSS
     view = traitlets.Unicode("queue").tag(sync=True)
     state = traitlets.Dict().tag(sync=True)
     shown = traitlets.Int(0).tag(sync=True)
+    speed = traitlets.Float(1.0, min=0.0).tag(sync=True)
 
 
 class QueueStage:

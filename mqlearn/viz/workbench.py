@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from mqlearn.viz.charts import AllQueueCharts
 
 QUEUE_TYPES = ("FIFO", "PRIORITY")
+SPEEDS = {"slow ×½": 0.5, "normal": 1.0, "fast ×2": 2.0, "at once": 0.0}  # a walk's play speed
 _FIELD = widgets.Layout(width="14em")
 _NUMBER = widgets.Layout(width="10em")
 _WRAP = widgets.Layout(flex_flow="row wrap", align_items="center")
@@ -118,6 +119,16 @@ class Workbench(ControlPanel):
             "◂ Back", "mq-step-back", "take back the last step shown of a get stepped by hand"
         )
         self.step_back_button.on_click(self.guarded(lambda _b: self._step_back()))
+        self.speed = widgets.Dropdown(
+            options=list(SPEEDS.items()),
+            value=self.queue_view.speed,
+            description="Speed",
+            tooltip="how fast a get's walk plays",
+            layout=widgets.Layout(width="11em"),
+            style={"description_width": "3.5em"},
+        )
+        self.speed.add_class("mq-speed")
+        self.speed.observe(self.guarded(self._on_speed), names="value")
         self.undo_button = _button("Undo", "mq-undo", "back to the state before the last action")
         self.undo_button.on_click(self.guarded(lambda _b: self._undo_redo(self.model.undo)))
         self.redo_button = _button("Redo", "mq-redo", "do the undone action again")
@@ -157,6 +168,7 @@ class Workbench(ControlPanel):
                 self.browse_button,
                 self.step_back_button,
                 self.step_button,
+                self.speed,
                 *self.advance_buttons,
             ],
             layout=_WRAP,
@@ -235,6 +247,9 @@ class Workbench(ControlPanel):
         if not self.stage.step():
             self._get(manual=True)
         self._update_buttons()
+
+    def _on_speed(self, change: dict[str, Any]) -> None:
+        self.queue_view.speed = change["new"]
 
     def _step_back(self) -> None:
         """One step of a get's walk back (the picture only: Undo takes back the get itself)."""

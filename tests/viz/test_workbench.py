@@ -234,3 +234,13 @@ assert wb.failures == [], wb.failures
 """
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_speed_sets_how_fast_the_view_plays_and_survives_a_reset() -> None:
+    wb = Workbench()
+    assert wb.speed.value == 1.0 == wb.queue_view.speed  # a visible default
+    wb.speed.value = 0.0
+    assert wb.queue_view.speed == 0.0
+    wb.reset()
+    assert wb.speed.value == 0.0 == wb.queue_view.speed
+    assert wb.failures == []

@@ -318,9 +318,10 @@ function applyStep(root, step, ms) {
   if (narration && say) narration.textContent = say;
 }
 
-function stepDelay(transition) {
+function stepDelay(transition, speed) {
+  if (!(speed > 0)) return 0; // "at once"
   const n = transition.steps.length || 1;
-  return Math.max(40, Math.min(STEP_MS, Math.floor(WALK_MS / n)));
+  return Math.max(40, Math.min(STEP_MS, Math.floor(WALK_MS / n))) / speed;
 }
 
 function renderQueueView(model, root) {
@@ -354,7 +355,7 @@ function renderQueueView(model, root) {
       return;
     }
     const reduced = REDUCED();
-    const delay = reduced ? 0 : stepDelay(transition);
+    const delay = reduced ? 0 : stepDelay(transition, model.get("speed"));
     const next = () => {
       if (mine !== token) return;
       if (applied >= transition.steps.length) {
@@ -374,7 +375,8 @@ function renderQueueView(model, root) {
     const transition = state.transition;
     if (!transition || !transition.manual) return;
     const target = Math.min(model.get("shown"), transition.steps.length);
-    let ms = REDUCED() ? 0 : STEP_MS;
+    const speed = model.get("speed");
+    let ms = REDUCED() || !(speed > 0) ? 0 : STEP_MS / speed;
     if (target < applied) {
       // a step back: the queue as it was before the walk, then the walk again up to `target`,
       // at once (only the step now last is news to the learner, and it was seen before)
