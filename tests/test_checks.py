@@ -20,20 +20,8 @@ from mqlearn.checks.answers import Choice, LetterList, LetterSet, Number, Number
 from mqlearn.checks.exercise import Exercise
 from mqlearn.checks.lab import Letters, get_reason
 
-MODULES: list[ModuleType] = [
-    checks.nb00,
-    checks.nb01,
-    checks.nb02,
-    checks.nb03,
-    checks.nb04,
-    checks.nb05,
-    checks.nb06,
-    checks.nb07,
-    checks.nb08,
-]
-EXERCISES: list[Exercise] = [
-    value for module in MODULES for value in vars(module).values() if isinstance(value, Exercise)
-]
+MODULES: list[ModuleType] = checks.exercise_modules()  # found by name: nb00, nb01, …
+EXERCISES: list[Exercise] = checks.exercises()
 RULE_ID = re.compile(r"(EXP|RPT|UOW|LCK|RPL|DLQ|TRG|XQH|MD|EIP)-\d\d")
 
 
