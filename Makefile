@@ -31,6 +31,7 @@ PY_PATHS := mqlearn tests benchmarks tools
 lint: $(STAMP)
 	$(VENV)/bin/ruff check $(PY_PATHS)
 	$(VENV)/bin/ruff format --check $(PY_PATHS)
+	$(PY) -m pytest -q tests/test_layers.py  # the layering contract (no upward imports)
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy

@@ -59,8 +59,9 @@ def _fresh_md(md: MD | None, helper: str) -> MD:
 
 
 def _tenths(ms: int) -> int:
-    """A lifetime in ms as MQMD.Expiry tenths: divided by 100 as IBM MQ JMS does, but never 0
-    (MQPUT rejects 0, rule EXP-03), so 1..99 ms become 1 tenth."""
+    """A lifetime in ms as MQMD.Expiry tenths, by mqlearn's choice: whole tenths, the remainder
+    dropped (IBM does not say how its JMS client rounds), but never 0 (MQPUT rejects 0, rule
+    EXP-03), so 1..99 ms become 1 tenth."""
     return max(1, ms // MS_PER_TENTH)
 
 
@@ -103,16 +104,23 @@ def put_until(
     data = message_bytes(data)
     if md.MsgId == C.MQMI_NONE:
         md.MsgId = qm.new_msgid()
-    if md.ReplyToQ and not md.ReplyToQMgr:
-        md.ReplyToQMgr = qm.name
-    report_expired(qm, md, data)
+    sent = md  # the message as the put would have sent it
+    if md.ReplyToQ and not md.ReplyToQMgr:  # rule RPL-02
+        reply_q, md.ReplyToQMgr = qm.reply_to(md.ReplyToQ)
+        if reply_q != md.ReplyToQ:
+            sent = md.copy()
+            sent.ReplyToQ = reply_q
+    report_expired(qm, sent, data)
     return None
 
 
 # -- EIP-02: JMS time-to-live ----------------------------------------------------------------------
 def jms_ttl_to_expiry(ttl_ms: int) -> int:
-    """JMS time-to-live (ms) → MQMD.Expiry (tenths): 0 → MQEI_UNLIMITED; otherwise divided by 100
-    as IBM MQ JMS does, 1..99 ms → 1 (never the invalid 0); from 214 748 364.7 s on, unlimited."""
+    """JMS time-to-live (ms) → MQMD.Expiry (tenths), rule EIP-02. As IBM documents: 0 →
+    MQEI_UNLIMITED, and a time-to-live too long for MQMD.Expiry (214 748 364.7 s or more) →
+    MQEI_UNLIMITED too, the real expiration then travelling only in the MQRFH2 (jms.Exp). The
+    rounding is mqlearn's choice (IBM does not document it): the remainder below a tenth is
+    dropped, and 1..99 ms become 1 (never the invalid 0)."""
     ttl_ms = _ms("time_to_live", ttl_ms, allow_zero=True)
     if ttl_ms == 0 or ttl_ms >= JMS_TTL_LIMIT_MS:
         return C.MQEI_UNLIMITED
@@ -120,7 +128,11 @@ def jms_ttl_to_expiry(ttl_ms: int) -> int:
 
 
 def expiry_to_jms_ttl(expiry: int) -> int:
-    """MQMD.Expiry (tenths) → JMS time-to-live (ms): MQEI_UNLIMITED → 0 (never expires)."""
+    """MQMD.Expiry (tenths) → a time-to-live in ms: MQEI_UNLIMITED → 0 (never expires).
+
+    This converts units only. A JMS consumer does not learn its message's lifetime this way:
+    its JMSExpiration is the absolute time the producer's client wrote in the MQRFH2 (jms.Exp).
+    """
     if isinstance(expiry, bool) or not isinstance(expiry, int):
         raise TypeError(f"expiry must be an int, got {type(expiry).__name__}")
     if expiry == C.MQEI_UNLIMITED:
@@ -131,13 +143,22 @@ def expiry_to_jms_ttl(expiry: int) -> int:
 
 
 def jms_expiration(sim: Simulation, ttl_ms: int) -> int:
-    """JMSExpiration as the provider sets it at send: now + TTL in virtual ms, 0 = never."""
+    """JMSExpiration as the provider sets it at send: now + TTL in virtual ms, 0 = never.
+
+    An absolute time, not a time-to-live: IBM MQ's JMS client carries it in the MQRFH2 (jms.Exp),
+    and a JMS consumer's getJMSExpiration() returns this same value, however long the message
+    waited. (mqlearn does not model the MQRFH2; ``JmsMessage.jms_expiration`` holds the value.)
+    """
     ttl_ms = _ms("time_to_live", ttl_ms, allow_zero=True)
     return 0 if ttl_ms == 0 else sim.now + ttl_ms
 
 
 class JmsMessage(NamedTuple):
-    """What ``JmsProducer.send`` returns: the MD as put, JMSTimestamp and JMSExpiration (ms)."""
+    """What ``JmsProducer.send`` returns: the MD as put, JMSTimestamp and JMSExpiration (ms).
+
+    ``jms_expiration`` is what the real client writes in the MQRFH2 as jms.Exp (0: none written,
+    the message never expires) and what a JMS consumer reads back as JMSExpiration.
+    """
 
     md: MD
     jms_timestamp: int
@@ -222,8 +243,8 @@ def msmq_send(
     if persistence == C.MQPER_PERSISTENCE_AS_Q_DEF:
         persistence = route.persistence
     extra = carried_fields(md) or {}
-    if md.ReplyToQ and not md.ReplyToQMgr:
-        extra["ReplyToQMgr"] = qm.name
+    if md.ReplyToQ and not md.ReplyToQMgr:  # rule RPL-02
+        extra["ReplyToQ"], extra["ReplyToQMgr"] = qm.reply_to(md.ReplyToQ)
     ctx = {**qm.application_context(), "Persistence": persistence}
     target = QRemote(queue, rname=queue, rqmname=channel.target.name)
     wrapped, outer, outer_ctx, _ = delivery.wrap_for_transmission(

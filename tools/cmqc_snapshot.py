@@ -37,6 +37,8 @@ FAMILIES = [
     "MQMD",
     "MQMD1",
     "MQMD2",
+    "MQMDE",
+    "MQMDEF",
     "MQMDS",
     "MQMF",
     "MQMI",

@@ -5,19 +5,26 @@ expected value is never written down: ``check`` runs the scenario on the engine 
 compares. A wrong answer gets the rule behind the behaviour (with its rule ID), and a targeted
 sentence when it matches a known misconception (the scenario supplies those tempting answers
 among its facts).
+
+``check``, ``hint`` and ``solution`` print plain text (the notebooks' saved outputs are that text).
+A ``Feedback`` shown by Jupyter as a cell's value (``nb03.q1.grade(answer)``) renders as Markdown,
+where each rule ID links to its entry in the rule catalogue, docs/rules.md (``mqlearn.rules``).
 """
 
 from __future__ import annotations
 
 import ast
 import inspect
+import re
 import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from mqlearn.checks.answers import AnswerForm
+from mqlearn.rules import RULE_ID_PATTERN, RULE_IDS, RULE_TITLES, rule_anchor
 
 ANSWER_MARKER = "# the answer"  # in a scenario, the lines from here on are not shown
+NOTEBOOK_TO_ROOT = "../"  # rule links are relative to the repository; notebooks are in notebooks/
 
 
 @dataclass(frozen=True)
@@ -48,6 +55,33 @@ class Feedback:
     def __str__(self) -> str:
         return self.text
 
+    def _repr_markdown_(self) -> str:
+        """The text as Markdown for Jupyter, one paragraph per line, each rule ID of the
+        catalogue a link to its entry (relative to a notebook in ``notebooks/``)."""
+        return "\n\n".join(
+            markdown_with_rule_links(line.strip()) for line in self.text.splitlines()
+        )
+
+
+_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character
+
+
+def markdown_with_rule_links(text: str, root: str = NOTEBOOK_TO_ROOT) -> str:
+    """``text`` as Markdown that renders exactly as written, except that every rule ID the
+    catalogue defines becomes a link to its entry: ``root`` + ``rule_anchor(id)``, with the rule's
+    title as the link's tooltip. IDs the catalogue does not define are left as text."""
+    parts: list[str] = []
+    position = 0
+    for found in RULE_ID_PATTERN.finditer(text):
+        rule = found.group()
+        if rule not in RULE_IDS:
+            continue
+        parts.append(_MARKDOWN_PUNCTUATION.sub(r"\\\1", text[position : found.start()]))
+        parts.append(f'[{rule}]({root}{rule_anchor(rule)} "{RULE_TITLES[rule]}")')
+        position = found.end()
+    parts.append(_MARKDOWN_PUNCTUATION.sub(r"\\\1", text[position:]))
+    return "".join(parts)
+
 
 class Exercise:
     """One prediction exercise (see the module docstring).
@@ -74,6 +108,11 @@ class Exercise:
     ) -> None:
         if not rules:
             raise ValueError(f"exercise {name} must name the rules it teaches")
+        for rule in rules:
+            try:
+                rule_anchor(rule)  # the rule must have an entry in docs/rules.md
+            except ValueError as error:
+                raise ValueError(f"exercise {name}: {error}") from None
         self.name = name
         self.question = question
         self.scenario = scenario

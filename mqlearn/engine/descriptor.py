@@ -4,7 +4,8 @@ A stored message keeps only the descriptor fields that differ from IBM's initial
 plus a shared context dict (``ctx``); PutDate/PutTime come from its put time unless the context
 says otherwise. ``fill_md`` writes a message into an application's MD the way MQGET does: every
 output field is replaced, the MD's Version is kept, and version-2 fields are written only into a
-version-2 MD.
+version-2 MD. ``md_extension`` builds the MQMDE that, by IBM's rule MD-07, MQGET puts in front of
+the data for a version-1 MD; MQGET does not use it yet (docs/engine.md, "Get and browse").
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from mqlearn.engine.message import Message, remaining_tenths
 from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.headers import MQMDE
 from mqlearn.mqi.structs import MD
 
 if TYPE_CHECKING:
@@ -94,8 +96,46 @@ def stored_extra(fields: dict[str, Any]) -> dict[str, Any] | None:
     return extra or None
 
 
-def fill_md(md: MD, message: Message, now: int, sim: Simulation) -> None:
-    """Write a retrieved message into ``md`` as MQGET does (rule EXP-11: Expiry = remaining)."""
+def md_extension(message: Message) -> bytes | None:
+    """Rule MD-07: the MQMDE an MQGET with a version-1 MQMD returns in front of the message data,
+    or None when every version-2 field of the message has its default value (then there is none).
+
+    The MQMDE carries the version-2 fields and the Encoding, CodedCharSetId and Format of the data
+    after it; it is in the queue manager's native encoding.
+    """
+    extra = message.extra
+    if extra is None:
+        return None
+    fields = {
+        name: extra[name]
+        for name in V2_FIELDS
+        if extra.get(name, _DEFAULTS[name]) != _DEFAULTS[name]
+    }
+    if not fields:
+        return None
+    return MQMDE(
+        Encoding=message.field("Encoding", C.MQENC_NATIVE),
+        CodedCharSetId=message.field("CodedCharSetId", C.MQCCSI_Q_MGR),
+        Format=message.field("Format", C.MQFMT_NONE),
+        **fields,
+    ).pack(C.MQENC_NATIVE)
+
+
+# What a version-1 MD says about data that starts with an MQMDE: the MQMDE's own format, encoding
+# and character set (the queue manager's; mqlearn has no queue manager CCSID, see docs/engine.md).
+EXTENSION_FIELDS = {
+    "Format": C.MQFMT_MD_EXTENSION,
+    "Encoding": C.MQENC_NATIVE,
+    "CodedCharSetId": C.MQCCSI_Q_MGR,
+}
+
+
+def fill_md(md: MD, message: Message, now: int, sim: Simulation, extension: bool = False) -> None:
+    """Write a retrieved message into ``md`` as MQGET does (rule EXP-11: Expiry = remaining).
+
+    ``extension``: the data returned starts with an MQMDE (rule MD-07), so ``md`` (version 1)
+    describes the MQMDE.
+    """
     d = md.__dict__
     version = d.get("Version", 1)
     d.clear()
@@ -115,6 +155,8 @@ def fill_md(md: MD, message: Message, now: int, sim: Simulation) -> None:
     d["Expiry"] = remaining_tenths(message.deadline, now)
     if message.backouts:
         d["BackoutCount"] = message.backouts
+    if extension:
+        d.update(EXTENSION_FIELDS)
 
 
 def message_fields(message: Message, now: int, sim: Simulation) -> dict[str, Any]:

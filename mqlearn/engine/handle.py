@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from mqlearn.engine.message import Message
 from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.structs import GMO, MD, PMO
 
 if TYPE_CHECKING:
@@ -18,7 +19,9 @@ class Queue:
 
     Each handle has its own browse cursor and may hold one message locked (MQGMO_LOCK).
     After every call ``last_comp``/``last_reason`` hold its completion and reason codes, so a
-    warning (2049 on put, 2079 on a truncated get) can be seen without an exception.
+    warning (2049 on put, 2079 on a truncated get) can be seen without an exception; a call that
+    raises MQMIError leaves that error's codes there, a successful one MQCC_OK / MQRC_NONE (rule
+    MQI-01).
     """
 
     def __init__(self, qm: QueueManager, name: str, open_opts: int | None = None) -> None:
@@ -37,9 +40,13 @@ class Queue:
 
     def put(self, msg: bytes, md: MD | None = None, pmo: PMO | None = None) -> None:
         """MQPUT. ``md`` (if given) is updated in place with MsgId, PutDate, PutTime, ..."""
-        if self.closed:
-            raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.name} is closed")
-        warning = self.qm.put(self.name, msg, md, pmo)
+        try:
+            if self.closed:
+                raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.name} is closed")
+            warning = self.qm.put(self.name, msg, md, pmo)
+        except MQMIError as error:  # rule MQI-01: a failing call sets the codes too
+            self.last_comp, self.last_reason = error.comp, error.reason
+            raise
         self.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
         self.last_reason = warning
 
@@ -47,13 +54,19 @@ class Queue:
         self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
     ) -> bytes:
         """MQGET (and browse). ``md`` is filled with the message's descriptor; Expiry = remaining."""
-        if self.closed:
-            raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.name} is closed")
-        qm = self.qm
-        route = qm.route(self.name)
-        if route.remote is not None:
-            raise fail(C.MQRC_OPTION_NOT_VALID_FOR_TYPE, f"{self.name} is a remote queue: no gets")
-        return qm.get(self, route.local, max_length, md, gmo)
+        try:
+            if self.closed:
+                raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.name} is closed")
+            qm = self.qm
+            route = qm.route(self.name)
+            if route.remote is not None:
+                raise fail(
+                    C.MQRC_OPTION_NOT_VALID_FOR_TYPE, f"{self.name} is a remote queue: no gets"
+                )
+            return qm.get(self, route.local, max_length, md, gmo)  # sets the codes on success
+        except MQMIError as error:  # rule MQI-01
+            self.last_comp, self.last_reason = error.comp, error.reason
+            raise
 
     def lock(self, message: Message) -> None:
         """MQGMO_LOCK: this handle's previous lock is released first."""
@@ -64,6 +77,7 @@ class Queue:
 
     def close(self) -> None:
         """MQCLOSE: releases the lock and the cursor."""
+        self.last_comp, self.last_reason = C.MQCC_OK, C.MQRC_NONE
         if self.locked is not None:
             self.locked.locker = None
             self.locked = None

@@ -192,7 +192,7 @@ class PubSub:
     put: Callable[..., int]
     log: Callable[..., None]
     application_context: Callable[[], dict[str, Any]]
-    _reply_qmgr: Callable[[str], str]
+    reply_to: Callable[[str], tuple[str, str]]
 
     @property
     def _pubsub(self) -> _Registry:
@@ -464,8 +464,8 @@ class PubSub:
         if not options & _SET_CONTEXT:
             md.set(**self.application_context())
             md.PutDate, md.PutTime = self.sim.stamp(self.sim.now)
-        if md.ReplyToQ and not md.ReplyToQMgr:
-            md.ReplyToQMgr = self._reply_qmgr(md.ReplyToQ)
+        if md.ReplyToQ and not md.ReplyToQMgr:  # rule RPL-02
+            md.ReplyToQMgr = self.reply_to(md.ReplyToQ)[1]
 
 
 def _publish_detail(topic: str, copies: list[_Copy]) -> str:

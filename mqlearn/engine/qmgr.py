@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mqlearn.engine import delivery
 from mqlearn.engine.definitions import Definitions, Route
@@ -27,6 +27,7 @@ from mqlearn.engine.message import (
     AVAILABLE,
     GOT_IN_UOW,
     NEVER,
+    REMOVED,
     UNCOMMITTED_PUT,
     Message,
     remaining_tenths,
@@ -289,9 +290,14 @@ class QueueManager(PubSub, Definitions):
             correlid = self.new_msgid()
         elif len(correlid) != 24:
             correlid = correlid.ljust(24, b"\0")
-        if md.ReplyToQ and not md.ReplyToQMgr:
+        reply_qmgr = md.ReplyToQMgr
+        fill_reply_qmgr = not reply_qmgr and bool(md.ReplyToQ)
+        if fill_reply_qmgr:  # rule RPL-02 (RPL-03, for a blank ReplyToQ too, is held back)
+            reply_q, reply_qmgr = self.reply_to(md.ReplyToQ)
             extra = extra or {}
-            extra["ReplyToQMgr"] = self._reply_qmgr(md.ReplyToQ)
+            extra["ReplyToQMgr"] = reply_qmgr
+            if reply_q != md.ReplyToQ:
+                extra["ReplyToQ"] = reply_q
         if options & _SET_CONTEXT:
             shared = {**self._put_context(md, options), "Persistence": persistence}
         else:
@@ -317,8 +323,8 @@ class QueueManager(PubSub, Definitions):
         if not options & _SET_CONTEXT:
             d.update(self._ctx_default)
             d["PutDate"], d["PutTime"] = self.sim.stamp(now)
-        if extra is not None and "ReplyToQMgr" in extra and not md.ReplyToQMgr:
-            d["ReplyToQMgr"] = extra["ReplyToQMgr"]
+        if fill_reply_qmgr:
+            d["ReplyToQMgr"] = reply_qmgr
 
         if self.record_events:
             detail = f"to {route.remote.rname} at {route.remote.rqmname}" if route.remote else ""
@@ -355,10 +361,15 @@ class QueueManager(PubSub, Definitions):
             return {**self._ctx_default, **{n: getattr(md, n) for n in IDENTITY_FIELDS}}
         return {n: getattr(md, n) for n in CONTEXT_FIELDS}
 
-    def _reply_qmgr(self, reply_to_q: str) -> str:
-        """ReplyToQMgr filled in by MQPUT: a remote definition's RQMNAME, else this queue manager."""
-        definition = self.objects.get(reply_to_q)
-        return definition.rqmname if isinstance(definition, QRemote) else self.name
+    def reply_to(self, reply_to_q: str) -> tuple[str, str]:
+        """(ReplyToQ, ReplyToQMgr) that MQPUT sends when the MD names a ReplyToQ and leaves
+        ReplyToQMgr blank (rule RPL-02): a local definition of a remote queue named ``reply_to_q``
+        gives its RNAME and RQMNAME; otherwise ReplyToQ is unchanged and ReplyToQMgr is this queue
+        manager's name."""
+        definition = self.objects.get(reply_to_q) if reply_to_q else None
+        if isinstance(definition, QRemote):
+            return definition.rname, definition.rqmname
+        return reply_to_q, self.name
 
     def _check_direct_xqh(self, data: bytes, md: MD) -> None:
         """Rule XQH-02: a hand-built MQXQH on a direct put to a transmission queue."""
@@ -500,7 +511,9 @@ class QueueManager(PubSub, Definitions):
             if local.get == "DISABLED":
                 raise fail(C.MQRC_GET_INHIBITED, f"{local.name} is GET(DISABLED)")
             if opts.unlock:
-                return self._unlock(handle)
+                self._unlock(handle)
+                handle.last_comp, handle.last_reason = C.MQCC_OK, C.MQRC_NONE
+                return b""
             message = self._find(handle, local, md, opts)
             if message is None:
                 message = self._wait(handle, local, md, opts)
@@ -612,12 +625,20 @@ class QueueManager(PubSub, Definitions):
         depth = local.store.depth
         return f"no live message on {local.name} (CURDEPTH {depth})" if depth else "queue is empty"
 
-    def _unlock(self, handle: Queue) -> bytes:
-        if handle.locked is None:
+    def _unlock(self, handle: Queue) -> None:
+        """MQGMO_UNLOCK; 2209 (a warning) when no message is locked: none was, or the locked one
+        has left the queue since (rule LCK-02: expired and discarded under the cursor, or got)."""
+        locked = handle.locked
+        if locked is None:
             raise MQMIError(C.MQCC_WARNING, C.MQRC_NO_MSG_LOCKED, "this handle holds no lock")
-        handle.locked.locker = None
         handle.locked = None
-        return b""
+        if locked.state == REMOVED or locked.locker is not handle:
+            raise MQMIError(
+                C.MQCC_WARNING,
+                C.MQRC_NO_MSG_LOCKED,
+                "the message this handle locked is no longer on the queue: no message is locked",
+            )
+        locked.locker = None
 
     # ---------------------------------------------------------------------------------------------
     # expiry
@@ -732,11 +753,16 @@ class QueueManager(PubSub, Definitions):
         """CURDEPTH of a local queue (rule EXP-25: expired, undiscarded messages count)."""
         return self.local(name).store.depth
 
+    # MQSC belongs to the interop layer, which registers its runner here when it is imported
+    # (``import mqlearn`` does): the engine never imports a layer above it.
+    mqsc_runner: ClassVar[Callable[[QueueManager, str], str] | None] = None
+
     def mqsc(self, text: str) -> str:
         """Run MQSC commands (mqlearn's subset) and return what runmqsc would print."""
-        from mqlearn.interop.mqsc import run  # interop builds on the engine, not the reverse
-
-        return run(self, text)
+        runner = QueueManager.mqsc_runner
+        if runner is None:
+            raise RuntimeError("qm.mqsc() needs mqlearn.interop: import mqlearn first")
+        return runner(self, text)
 
     @property
     def in_unit_of_work(self) -> int:

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.structs import MD, PMO
 
 if TYPE_CHECKING:
@@ -18,7 +19,8 @@ class Topic:
     The topic string is the topic object's TOPICSTR, then "/" and ``topic_string`` when both are
     given (IBM's rule); an unknown topic object name fails here with 2085. After every ``pub``,
     ``last_comp``/``last_reason`` hold its codes, so a warning such as MQRC_NO_SUBS_MATCHED (2550,
-    with MQPMO_WARN_IF_NO_SUBS_MATCHED) can be seen without an exception.
+    with MQPMO_WARN_IF_NO_SUBS_MATCHED) can be seen without an exception; a failing ``pub`` leaves
+    its error's codes there (rule MQI-01).
     """
 
     def __init__(
@@ -41,12 +43,17 @@ class Topic:
 
     def pub(self, msg: bytes, md: MD | None = None, pmo: PMO | None = None) -> None:
         """MQPUT to the topic: every matching subscription gets its own copy (rule EIP-05)."""
-        if self.closed:
-            raise fail(C.MQRC_HOBJ_ERROR, f"handle for topic {self.topic_string!r} is closed")
-        warning = self.qm.publish(self.topic_string, msg, md, pmo)
+        try:
+            if self.closed:
+                raise fail(C.MQRC_HOBJ_ERROR, f"handle for topic {self.topic_string!r} is closed")
+            warning = self.qm.publish(self.topic_string, msg, md, pmo)
+        except MQMIError as error:  # rule MQI-01: a failing call sets the codes too
+            self.last_comp, self.last_reason = error.comp, error.reason
+            raise
         self.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
         self.last_reason = warning
 
     def close(self) -> None:
         """MQCLOSE."""
+        self.last_comp, self.last_reason = C.MQCC_OK, C.MQRC_NONE
         self.closed = True

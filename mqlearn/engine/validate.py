@@ -14,6 +14,8 @@ from mqlearn.mqi.structs import GMO, MD, PMO
 
 FAILED = C.MQCC_FAILED
 MAX_EXPIRY = 999_999_999
+MQLONG_MIN = -(2**31)  # an MQLONG is a 4-byte signed integer (rule MD-06)
+MQLONG_MAX = 2**31 - 1
 
 # Sub-fields of Report whose values nest (…_WITH_FULL_DATA includes …_WITH_DATA includes the base).
 _REPORT_SUBFIELDS = (
@@ -143,18 +145,82 @@ def check_report(report: int) -> None:
             )
 
 
+def _mqlong_text(field: str, value: int) -> str:
+    return (
+        f"{field} {value} does not fit an MQLONG (a 4-byte signed integer, "
+        f"{MQLONG_MIN} to {MQLONG_MAX})"
+    )
+
+
 def check_expiry(expiry: int, enforce_max: bool, field: str = "Expiry") -> None:
-    """Rules EXP-03 and EXP-04."""
+    """Rules EXP-03, EXP-04 and MD-06 (an MQLONG)."""
     if expiry == 0 or expiry < -1:
         raise fail(
             C.MQRC_EXPIRY_ERROR,
             f"{field} {expiry} is not valid: give tenths of a second > 0, or MQEI_UNLIMITED (-1)",
         )
+    if expiry > MQLONG_MAX:
+        raise fail(C.MQRC_EXPIRY_ERROR, _mqlong_text(field, expiry))
     if enforce_max and expiry > MAX_EXPIRY:
         raise fail(
             C.MQRC_EXPIRY_ERROR,
             f"{field} {expiry} is above 999 999 999 and AMQ_ENFORCE_MAX_EXPIRY_ERROR is in force",
         )
+
+
+def check_priority(priority: int) -> None:
+    """Priority -1 (MQPRI_PRIORITY_AS_Q_DEF) or more, and an MQLONG (rules MD-02, MD-06)."""
+    if priority < C.MQPRI_PRIORITY_AS_Q_DEF:
+        raise fail(C.MQRC_PRIORITY_ERROR, f"Priority {priority} is below -1")
+    if priority > MQLONG_MAX:
+        raise fail(C.MQRC_PRIORITY_ERROR, _mqlong_text("Priority", priority))
+
+
+def check_feedback(feedback: int) -> None:
+    """Rule MD-05: MQFB_NONE, the system range or the application range, whatever MsgType is."""
+    if feedback == C.MQFB_NONE:
+        return
+    if C.MQFB_SYSTEM_FIRST <= feedback <= C.MQFB_SYSTEM_LAST:
+        return
+    if C.MQFB_APPL_FIRST <= feedback <= C.MQFB_APPL_LAST:
+        return
+    raise fail(
+        C.MQRC_FEEDBACK_ERROR,
+        f"Feedback {feedback} is neither MQFB_NONE (0) nor in the system range "
+        f"(1 to 65535) or the application range (65536 to 999999999)",
+    )
+
+
+# Rule MD-06: the reason an MQPUT fails with when an MQLONG field of the MD holds a value outside
+# the MQLONG range. Fields whose own description names a reason code use it; the others
+# (Encoding, CodedCharSetId, BackoutCount, PutApplType, for which IBM documents no check at all)
+# give MQRC_MD_ERROR: a descriptor holding such a value is not a valid MQMD (docs/engine.md).
+# Report, MsgType, Expiry, Feedback, Priority and Persistence are range-checked by their own
+# checks, which refuse every value outside the MQLONG range with their reason code.
+MQLONG_REASONS: dict[str, int] = {
+    "Report": C.MQRC_REPORT_OPTIONS_ERROR,
+    "MsgType": C.MQRC_MSG_TYPE_ERROR,
+    "Expiry": C.MQRC_EXPIRY_ERROR,
+    "Feedback": C.MQRC_FEEDBACK_ERROR,
+    "Encoding": C.MQRC_MD_ERROR,
+    "CodedCharSetId": C.MQRC_MD_ERROR,
+    "Priority": C.MQRC_PRIORITY_ERROR,
+    "Persistence": C.MQRC_PERSISTENCE_ERROR,
+    "BackoutCount": C.MQRC_MD_ERROR,
+    "PutApplType": C.MQRC_MD_ERROR,
+    "MsgSeqNumber": C.MQRC_MSG_SEQ_NUMBER_ERROR,
+    "Offset": C.MQRC_OFFSET_ERROR,
+    "MsgFlags": C.MQRC_MSG_FLAGS_ERROR,
+    "OriginalLength": C.MQRC_ORIGINAL_LENGTH_ERROR,
+}
+_V1_LONGS = ("Encoding", "CodedCharSetId", "BackoutCount", "PutApplType")
+_V2_LONGS = ("MsgSeqNumber", "Offset", "MsgFlags", "OriginalLength")
+
+
+def _check_mqlong(md: MD, name: str) -> None:
+    value = _int_field(md, name)
+    if not MQLONG_MIN <= value <= MQLONG_MAX:
+        raise fail(MQLONG_REASONS[name], _mqlong_text(name, value))
 
 
 SIMPLE_MD = frozenset({"Expiry", "Priority"})
@@ -171,10 +237,14 @@ def check_simple_md(d: dict[str, Any], enforce_max: bool) -> tuple[int, int]:
     if type(expiry) is not int or type(priority) is not int:
         name = "Expiry" if type(expiry) is not int else "Priority"
         raise TypeError(f"MD.{name} must be an int, got {type(d[name]).__name__}")
-    if (expiry <= 0 and expiry != -1) or (enforce_max and expiry > MAX_EXPIRY):
+    if (
+        (expiry <= 0 and expiry != -1)
+        or (enforce_max and expiry > MAX_EXPIRY)
+        or expiry > MQLONG_MAX
+    ):
         check_expiry(expiry, enforce_max)
-    if priority < -1:
-        raise fail(C.MQRC_PRIORITY_ERROR, f"Priority {priority} is below -1")
+    if priority < -1 or priority > MQLONG_MAX:
+        check_priority(priority)
     return expiry, priority
 
 
@@ -187,17 +257,24 @@ def check_put_md(md: MD, enforce_max: bool) -> None:
         raise fail(C.MQRC_MD_ERROR, f"MD StrucId {md.StrucId!r} / Version {md.Version!r}")
     report = _int_field(md, "Report")
     if report:
+        if not MQLONG_MIN <= report <= MQLONG_MAX:
+            raise fail(C.MQRC_REPORT_OPTIONS_ERROR, _mqlong_text("Report", report))
         check_report(report)
     msg_type = _int_field(md, "MsgType")
     if not (C.MQMT_SYSTEM_FIRST <= msg_type <= C.MQMT_APPL_LAST):
         raise fail(C.MQRC_MSG_TYPE_ERROR, f"MsgType {msg_type} is not a message type")
     check_expiry(_int_field(md, "Expiry"), enforce_max)
-    if _int_field(md, "Feedback") != C.MQFB_NONE and msg_type != C.MQMT_REPORT:
-        raise fail(C.MQRC_FEEDBACK_ERROR, "Feedback is only for report messages (MsgType 4)")
-    if _int_field(md, "Priority") < C.MQPRI_PRIORITY_AS_Q_DEF:
-        raise fail(C.MQRC_PRIORITY_ERROR, f"Priority {md.Priority} is below -1")
+    check_feedback(_int_field(md, "Feedback"))
+    for name in _V1_LONGS[:2]:  # Encoding, CodedCharSetId: rule MD-06 only
+        _check_mqlong(md, name)
+    check_priority(_int_field(md, "Priority"))
     if _int_field(md, "Persistence") not in (0, 1, 2):
         raise fail(C.MQRC_PERSISTENCE_ERROR, f"Persistence {md.Persistence} is not 0, 1 or 2")
+    for name in _V1_LONGS[2:]:  # BackoutCount, PutApplType: rule MD-06 only
+        _check_mqlong(md, name)
+    if md.Version >= C.MQMD_VERSION_2:  # a version-1 MD has no version-2 fields to check
+        for name in _V2_LONGS:
+            _check_mqlong(md, name)
     if (msg_type == C.MQMT_REQUEST or report & REPORTS_REQUESTED) and not md.ReplyToQ.strip():
         raise fail(
             C.MQRC_MISSING_REPLY_TO_Q,

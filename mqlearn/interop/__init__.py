@@ -1,5 +1,6 @@
 """Real IBM MQ formats: dmpmqmsg dumps, amqsbcg-style prints and an MQSC subset (docs/interop.md)."""
 
+from mqlearn.engine.qmgr import QueueManager
 from mqlearn.interop.amqsbcg import browse_amqsbcg, format_amqsbcg, format_amqsbcg_run
 from mqlearn.interop.dmpmqmsg import (
     DumpedMessage,
@@ -10,6 +11,9 @@ from mqlearn.interop.dmpmqmsg import (
 )
 from mqlearn.interop.errors import DumpFormatError
 from mqlearn.interop.mqsc import run as run_mqsc
+
+# qm.mqsc(...) runs this layer's MQSC: registered here, as the engine cannot import it
+QueueManager.mqsc_runner = run_mqsc
 
 __all__ = [
     "DumpFormatError",

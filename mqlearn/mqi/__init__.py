@@ -2,7 +2,7 @@
 
 from mqlearn.mqi import cmqc as CMQC
 from mqlearn.mqi.errors import MQMIError, MQWarning, comp_name, reason_name
-from mqlearn.mqi.headers import MQDLH, MQTM, MQXQH
+from mqlearn.mqi.headers import MQDLH, MQMDE, MQTM, MQXQH
 from mqlearn.mqi.shortnames import from_short_name, to_short_name
 from mqlearn.mqi.structs import GMO, MD, PMO, MQStruct
 
@@ -11,6 +11,7 @@ __all__ = [
     "GMO",
     "MD",
     "MQDLH",
+    "MQMDE",
     "MQTM",
     "MQXQH",
     "PMO",

@@ -206,15 +206,27 @@ def _codec(cls: type[MQStruct], version: Any, order: str) -> _Codec:
         pass
     if not isinstance(version, int) or isinstance(version, bool):
         raise TypeError(f"{cls.__name__}.Version must be an int, not {type(version).__name__}")
-    if not 1 <= version <= max_version(cls):
+    if not min_version(cls) <= version <= max_version(cls):
         raise ValueError(
-            f"{cls.__name__}.Version is {version}; mqlearn knows versions 1 to {max_version(cls)}"
+            f"{cls.__name__}.Version is {version}; mqlearn knows versions "
+            f"{min_version(cls)} to {max_version(cls)}"
         )
     codec = _CODECS[(cls, version, order)] = _Codec(cls, version, order)
     return codec
 
 
 _MAX_VERSIONS: dict[type[MQStruct], int] = {}
+_MIN_VERSIONS: dict[type[MQStruct], int] = {}
+
+
+def min_version(cls: type[MQStruct]) -> int:
+    """The lowest version of ``cls`` there is: the version its first fields carry (MD: 1; the
+    MQMDE, whose only version is 2: 2)."""
+    try:
+        return _MIN_VERSIONS[cls]
+    except KeyError:
+        lowest = _MIN_VERSIONS[cls] = min(f.version for f in cls._LAYOUT)
+        return lowest
 
 
 def max_version(cls: type[MQStruct]) -> int:
@@ -253,16 +265,17 @@ def unpack_struct(cls: type[S], raw: bytes, encoding: int | None = None) -> S:
     """Read a ``cls`` from the start of ``raw``; its version is taken from the bytes.
 
     ``encoding`` gives the byte order of the structure itself. ``None`` detects it from the Version
-    at offset 4: if read little-endian it is a version of ``cls`` (1 for the headers, 1 or 2 for an
-    MD), the structure is little-endian; otherwise it is read big-endian. The two readings cannot
-    both be valid (version 1 big-endian reads as 16777216 little-endian), so detection is exact.
+    at offset 4: if read little-endian it is a version of ``cls`` (1 for most headers, 2 for the
+    MQMDE, 1 or 2 for an MD), the structure is little-endian; otherwise it is read big-endian. The
+    two readings cannot both be valid (version 1 big-endian reads as 16777216 little-endian, 2 as
+    33554432), so detection is exact.
     Too few bytes, an unknown version or a wrong ``StrucId`` raise ValueError naming ``cls``.
     """
     if len(raw) < _VERSION_OFFSET + 4:
         raise ValueError(f"{cls.__name__} needs 8 bytes to read its Version, got {len(raw)}")
     order = _LITTLE if encoding is None else byte_order(encoding)
     (version,) = _VERSION_AT[order].unpack_from(raw, _VERSION_OFFSET)
-    if encoding is None and not 1 <= version <= max_version(cls):
+    if encoding is None and not min_version(cls) <= version <= max_version(cls):
         order = _BIG
         (version,) = _VERSION_AT[order].unpack_from(raw, _VERSION_OFFSET)
     return cast(S, _codec(cls, version, order).unpack(raw))

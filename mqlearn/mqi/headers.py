@@ -1,6 +1,8 @@
-"""MQ headers carried in message data: MQXQH, MQDLH and MQTM, with IBM's names and initial values.
+"""MQ headers carried in message data: MQXQH, MQDLH, MQTM and MQMDE, with IBM's names and initial
+values.
 
-Layouts follow IBM's C declarations (``struct tagMQXQH``, ``tagMQDLH``, ``tagMQTM``); the packing is
+Layouts follow IBM's C declarations (``struct tagMQXQH``, ``tagMQDLH``, ``tagMQTM``, ``tagMQMDE``);
+the packing is
 :mod:`mqlearn.mqi.binary`'s, shared with the MD. A header is in the character set and encoding of
 the queue manager that wrote it, so ``pack`` defaults to MQENC_NATIVE and ``unpack`` detects the
 byte order from the header's Version.
@@ -121,9 +123,48 @@ class MQTM(_Header):
     UserData: str = ""
 
 
+class MQMDE(_Header):
+    """Message descriptor extension: the version-2 MQMD fields, in front of the message data.
+
+    An MQGET with a version-1 MQMD returns one ahead of the data when the message has a
+    version-2 field with a non-default value (rule MD-07; IBM's page "MQMDE - Message descriptor
+    extension"). ``Encoding``, ``CodedCharSetId`` and ``Format`` describe the data after the MQMDE;
+    the MQMDE itself is in the queue manager's encoding and character set. 72 bytes.
+    """
+
+    # MQMDE_VERSION_2 is its only version: every field is a version-2 field
+    _LAYOUT = (
+        Field("StrucId", "c", 4, 2),
+        Field("Version", "l", 4, 2),
+        Field("StrucLength", "l", 4, 2),
+        Field("Encoding", "l", 4, 2),
+        Field("CodedCharSetId", "l", 4, 2),
+        Field("Format", "c", 8, 2),
+        Field("Flags", "l", 4, 2),
+        Field("GroupId", "b", 24, 2),
+        Field("MsgSeqNumber", "l", 4, 2),
+        Field("Offset", "l", 4, 2),
+        Field("MsgFlags", "l", 4, 2),
+        Field("OriginalLength", "l", 4, 2),
+    )
+    StrucId: str = C.MQMDE_STRUC_ID
+    Version: int = C.MQMDE_VERSION_2
+    StrucLength: int = C.MQMDE_LENGTH_2
+    Encoding: int = 0
+    CodedCharSetId: int = C.MQCCSI_UNDEFINED
+    Format: str = C.MQFMT_NONE
+    Flags: int = C.MQMDEF_NONE
+    GroupId: bytes = C.MQGI_NONE
+    MsgSeqNumber: int = 1
+    Offset: int = 0
+    MsgFlags: int = C.MQMF_NONE
+    OriginalLength: int = C.MQOL_UNDEFINED
+
+
 XQH_LENGTH = C.MQXQH_LENGTH_1
 DLH_LENGTH = C.MQDLH_LENGTH_1
 TM_LENGTH = C.MQTM_LENGTH_1
+MDE_LENGTH = C.MQMDE_LENGTH_2
 # Where the embedded descriptor, and its Expiry, sit in a packed MQXQH: 104 and 120.
 XQH_MSGDESC_OFFSET = field_offset(MQXQH, "MsgDesc")
 XQH_EMBEDDED_EXPIRY_OFFSET = XQH_MSGDESC_OFFSET + field_offset(MD, "Expiry")

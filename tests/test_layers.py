@@ -1,0 +1,63 @@
+"""The layers of mqlearn, as the code imports them: nothing imports a layer above its own.
+
+mqi (and the rule catalogue's ``rules``) < engine < interop < patterns < {viz, checks, pipeline}
+< cli. The three top libraries do not import one another. ``from mqlearn import …`` (the package's
+facade, which loads engine, interop and patterns) counts as importing ``patterns``. Run by
+``make lint``.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "mqlearn"
+TIERS = (("mqi", "rules"), ("engine",), ("interop",), ("patterns",), ("viz", "checks", "pipeline"),
+         ("cli",))  # fmt: skip
+TIER = {layer: rank for rank, layers in enumerate(TIERS) for layer in layers}
+FACADE = "patterns"  # the highest layer mqlearn/__init__.py imports
+
+
+def layer_of(path: Path) -> str:
+    first = path.relative_to(PACKAGE).parts[0]
+    return first.removesuffix(".py")
+
+
+def imported_layers(path: Path) -> set[str]:
+    """The mqlearn layers a module imports, lazily (inside functions) or not."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            modules = [node.module]
+        else:
+            continue
+        for module in modules:
+            parts = module.split(".")
+            if parts[0] == "mqlearn":
+                found.add(parts[1] if len(parts) > 1 else FACADE)
+    return found
+
+
+MODULES = sorted(p for p in PACKAGE.rglob("*.py") if p.name != "__init__.py" or p.parent != PACKAGE)
+
+
+def test_every_layer_is_placed() -> None:
+    layers = {layer_of(p) for p in MODULES}
+    assert layers <= set(TIER), f"place these in TIERS: {layers - set(TIER)}"
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_nothing_imports_upward_or_sideways(path: Path) -> None:
+    own = layer_of(path)
+    for other in imported_layers(path) - {own}:
+        assert TIER[other] < TIER[own], f"{own} imports {other}, which is not below it"
+
+
+def test_the_check_catches_an_upward_import(tmp_path: Path) -> None:
+    module = tmp_path / "bad.py"
+    module.write_text("def f():\n    from mqlearn.interop.mqsc import run\n")
+    assert imported_layers(module) == {"interop"}
