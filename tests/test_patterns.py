@@ -137,6 +137,31 @@ def test_eip02_producer_ttl_and_per_send_ttl_set_expiry_and_jmsexpiration() -> N
     assert get_reason(qm, APP_Q) == C.MQRC_NO_MSG_AVAILABLE
 
 
+def test_eip02_a_ttl_too_long_for_mqmd_expiry_is_put_unlimited_with_jms_expiration() -> None:
+    """IBM's "Mapping JMS header fields at send() or publish()": a time-to-live of 214 748 364.7 s
+    or more does not fit in MQMD.Expiry; the client puts MQEI_UNLIMITED and carries the real
+    expiration time in the MQRFH2 (jms.Exp), which mqlearn keeps as JmsMessage.jms_expiration."""
+    qm = new_qm()
+    qm.sim.advance(seconds=10)
+    eight_years = 250_000_000_000  # ms
+    sent = p.JmsProducer(qm, APP_Q).send(b"long", time_to_live=eight_years)
+    assert sent.md.Expiry == C.MQEI_UNLIMITED
+    assert sent.jms_expiration == 10_000 + eight_years
+    qm.sim.advance(seconds=10 * 365 * 24 * 3600)  # ten years: the queue manager never expires it
+    assert get(qm, APP_Q)[0] == b"long"
+
+
+def test_eip02_jms_expiration_is_an_absolute_time_not_the_ttl_that_remains() -> None:
+    """JMSExpiration (jms.Exp) stays send time + TTL however long the message waits, while the
+    Expiry an MQI get returns is the lifetime left (EXP-11)."""
+    qm = new_qm()
+    sent = p.JmsProducer(qm, APP_Q, time_to_live=60_000).send(b"quote")
+    qm.sim.advance(seconds=20)
+    _, md = get(qm, APP_Q)
+    assert md.Expiry == 400  # 40 s left
+    assert sent.jms_expiration == p.jms_expiration(mq.Simulation(), 60_000) == 60_000
+
+
 # --- EIP-03: .NET / MSMQ over a channel --------------------------------------------------------
 
 

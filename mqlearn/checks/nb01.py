@@ -28,20 +28,28 @@ def _remaining_expiry() -> Outcome:
 
 q1 = Exercise(
     "nb01.q1",
-    question="What Expiry does the MD returned by the get hold?",
+    question=(
+        "In mqlearn, which subtracts the exact time a message waited, what Expiry does the MD "
+        "returned by the get hold?"
+    ),
     scenario=_remaining_expiry,
     form=Number(example=50),
     rules=("EXP-01", "EXP-11", "EXP-12"),
     explanation=(
         "Expiry counts tenths of a second, and a get writes back what is left of the lifetime, "
-        "not the value the putter chose; mqlearn rounds the tenths left up, so a live message "
-        "never reports 0."
+        "not the value the putter chose. IBM allows the queue manager to be approximate and to "
+        "ignore small intervals; mqlearn subtracts the exact time and rounds the tenths left "
+        "up, so a live message never reports 0."
     ),
     hint="Expiry=50 is 5 s. How many tenths are left after 2.04 s, and which way is it rounded?",
     confirm="{exact} tenths were left, rounded up to {got}.",
     misconceptions=(
         Misconception("as_put", "The put's value is not what a get returns."),
-        Misconception("rounded_down", "Close, but the remaining tenths are rounded up."),
+        Misconception(
+            "rounded_down",
+            "Close, and a real queue manager might report that, but mqlearn rounds the "
+            "remaining tenths up.",
+        ),
     ),
 )
 

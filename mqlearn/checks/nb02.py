@@ -141,19 +141,26 @@ def _expiry_task() -> Outcome:
 
 q4 = Exercise(
     "nb02.q4",
-    question="No application touches APP.IN for 301 seconds. What is CURDEPTH then?",
+    question=(
+        "In mqlearn, whose expiry task first runs 300 s after the queue manager starts, no "
+        "application touches APP.IN for 301 seconds. What is CURDEPTH then?"
+    ),
     scenario=_expiry_task,
     form=Number(example=3),
     rules=("EXP-28",),
     explanation=(
         "On distributed and IBM i queue managers an internal expiry task scans the queues "
         "every 300 s unless tuned otherwise, and removes every expired message it finds without "
-        "any get."
+        "any get. IBM allows the first scan to come at any point after the queue manager "
+        "starts (it gives the interval, not the moment); mqlearn runs it exactly 300 s after "
+        "the queue manager is created."
     ),
     hint="Which messages have expired by the time the 300 s scan runs?",
-    confirm="The scan at 300 s removed A and C; B lives for ten minutes.",
+    confirm="mqlearn's scan at 300 s removed A and C; B lives for ten minutes.",
     misconceptions=(
-        Misconception("no_scan", "Without a get, only a background scan can help, and one ran."),
+        Misconception(
+            "no_scan", "Without a get, only a background scan can help, and in mqlearn one ran."
+        ),
     ),
 )
 

@@ -90,7 +90,7 @@ q2 = Exercise(
         "two seconds later. Which messages does it discard now?"
     ),
     scenario=_priority_get,
-    form=LetterSet(),
+    form=LetterSet(example="{'B', 'D'}"),  # the default example is this exercise's answer
     rules=("EXP-23",),
     explanation=(
         "A priority queue delivers the highest priority first, in arrival order within one "

@@ -167,6 +167,7 @@ q4 = Exercise(
 def _reports_before_any_get() -> Outcome:
     """Three messages ask for expiration reports; nobody gets anything for a minute."""
     qm = mq.QueueManager("QM1")
+    qm.alter_qmgr(expryint=0)  # qm.ini ExpiryInterval=0: this queue manager runs no expiry task
     qm.define_qlocal("APP.IN")
     qm.define_qlocal("REPLY.Q")
     q = mq.Queue(qm, "APP.IN")
@@ -182,7 +183,10 @@ def _reports_before_any_get() -> Outcome:
 
 q5 = Exercise(
     "nb04.q5",
-    question="A minute later, how many reports are waiting on REPLY.Q?",
+    question=(
+        "This queue manager runs no expiry task (ExpiryInterval 0). A minute later, how many "
+        "reports are waiting on REPLY.Q?"
+    ),
     scenario=_reports_before_any_get,
     form=Number(example=3),
     rules=("RPT-02", "EXP-20"),
@@ -190,7 +194,7 @@ q5 = Exercise(
         "An expiration report is sent when the message is actually discarded, not at the moment "
         "it becomes eligible; and becoming eligible discards nothing by itself."
     ),
-    hint="Has anything discarded A, B or C yet? The expiry task only runs every 300 s.",
+    hint="Has anything discarded A, B or C yet? This queue manager runs no expiry task.",
     confirm="All three are eligible, none discarded: no reports yet.",
     misconceptions=(
         Misconception("at_eligibility", "Reports wait for the discard, not for eligibility."),

@@ -137,21 +137,27 @@ def _transit_time() -> Outcome:
 q3 = Exercise(
     "nb06.q3",
     question=(
-        "A is put to the remote queue at 0 s, arrives on QM2 at 2.5 s and is got there at 3 s. "
-        "What Expiry does that get return?"
+        "In mqlearn, which counts the time on the link too, A is put to the remote queue at "
+        "0 s, arrives on QM2 at 2.5 s and is got there at 3 s. What Expiry does that get return?"
     ),
     scenario=_transit_time,
     form=Number(example=95),
     rules=("EXP-10",),
     explanation=(
-        "The lifetime is used up everywhere: on the transmission queue, on the way, and on the "
-        "destination queue. mqlearn keeps the message's deadline across the link."
+        "The lifetime is used up on the transmission queue and on the destination queue. IBM "
+        "allows a channel agent to take off the time on the link too, when it is significant, "
+        "and lets it ignore small intervals; mqlearn keeps the message's deadline across the "
+        "link, so the time on the way always counts."
     ),
     hint="Count every second since the put, not only the time on QM2.",
     confirm="3 s of the 10 s are gone, wherever they were spent: {got} tenths are left.",
     helpers=(_linked,),
     misconceptions=(
-        Misconception("transit_free", "The 2.5 s on the way count as well."),
+        Misconception(
+            "transit_free",
+            "A real channel agent may leave the link out, but in mqlearn the 2.5 s on the way "
+            "count as well.",
+        ),
         Misconception("as_put", "The get returns what is left, not the put's value."),
     ),
 )
@@ -159,7 +165,7 @@ q3 = Exercise(
 
 def _dead_letter_expiry() -> Outcome:
     """The remote definition names a queue QM2 does not have; QM2 has a dead-letter queue."""
-    qm1, qm2, _ = _linked(latency_ms=500, running=True)
+    qm1, qm2, _ = _linked(latency_ms=0, running=True)  # no time on the link: see q3
     put_md = Letters().put(mq.Queue(qm1, "TO.NOWHERE"), "A", mq.MD(Expiry=300))  # 30 s
     qm1.sim.advance(seconds=10)
     dead_md = mq.MD()

@@ -11,25 +11,28 @@ from mqlearn.engine import Topic
 
 
 def _jms_time_to_live() -> Outcome:
-    """A JMS producer with setTimeToLive(2550) sends three messages to an IBM MQ queue."""
+    """A JMS producer with setTimeToLive(2500) sends four messages to an IBM MQ queue."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
-    producer = patterns.JmsProducer(qm, "APP.IN", time_to_live=2_550)
+    producer = patterns.JmsProducer(qm, "APP.IN", time_to_live=2_500)
     a = producer.send(b"A")  # the producer's time-to-live
     b = producer.send(b"B", time_to_live=0)  # for this send only
     c = producer.send(b"C", time_to_live=60_000)  # for this send only: one minute
-    # the answer: (a.md.Expiry, b.md.Expiry, c.md.Expiry)
-    expiries = tuple(m.md.Expiry for m in (a, b, c))
-    per_send_ttls = tuple(patterns.expiry_to_jms_ttl(m.md.Expiry) for m in (b, c))
+    d = producer.send(b"D", time_to_live=250_000_000_000)  # for this send only: about 8 years
+    # the answer: (a.md.Expiry, b.md.Expiry, c.md.Expiry, d.md.Expiry)
+    sent = (a, b, c, d)
+    expiries = tuple(m.md.Expiry for m in sent)
+    ttls = (producer.time_to_live, 0, 60_000, 250_000_000_000)
     return Outcome(
         expiries,
         {
-            "milliseconds": (producer.time_to_live, *per_send_ttls),
+            "milliseconds": ttls,
             "zero": tuple(0 if e == CMQC.MQEI_UNLIMITED else e for e in expiries),
-            "rounded_up": (-(-producer.time_to_live // patterns.MS_PER_TENTH), *expiries[1:]),
             "producer_only": (a.md.Expiry,) * len(expiries),
+            "too_long_kept": (*expiries[:3], ttls[3] // patterns.MS_PER_TENTH),
             "a": a.md.Expiry,
             "c": c.md.Expiry,
+            "d_expiration": d.jms_expiration,
         },
     )
 
@@ -38,18 +41,27 @@ q1 = Exercise(
     "nb07.q1",
     question=(
         "IBM MQ's JMS client turns each time-to-live into MQMD.Expiry. Which Expiry do the "
-        "three messages carry on APP.IN? Answer (A, B, C)."
+        "four messages carry on APP.IN? Answer (A, B, C, D)."
     ),
     scenario=_jms_time_to_live,
-    form=Numbers("A", "B", "C"),
+    form=Numbers("A", "B", "C", "D"),
     rules=("EIP-02", "EXP-01"),
     explanation=(
-        "JMS counts a time-to-live in milliseconds and MQMD.Expiry counts tenths of a second: the "
-        "client divides by 100 and drops the remainder. A time-to-live of 0 means the message "
-        "never expires, and a time-to-live given to send() applies to that message only."
+        "JMS counts a time-to-live in milliseconds and MQMD.Expiry counts tenths of a second. A "
+        "time-to-live of 0 means the message never expires, and a time-to-live given to send() "
+        "applies to that message only. MQMD.Expiry is a 32-bit MQLONG, so it cannot hold more "
+        "than 214 748 364.7 s: a longer time-to-live is put as MQEI_UNLIMITED, and the real "
+        "expiration time travels only in the MQRFH2 (jms.Exp), where a JMS consumer reads it."
     ),
-    hint="Convert milliseconds to tenths, and remember what JMS means by a time-to-live of 0.",
-    confirm="2 550 ms became {a} tenths, 0 became MQEI_UNLIMITED, one minute {c} tenths.",
+    hint=(
+        "Convert milliseconds to tenths; remember what JMS means by a time-to-live of 0, and "
+        "how large a number MQMD.Expiry can hold."
+    ),
+    confirm=(
+        "2 500 ms became {a} tenths, 0 became MQEI_UNLIMITED, one minute {c} tenths; D's eight "
+        "years do not fit in MQMD.Expiry, so it is MQEI_UNLIMITED there and its JMSExpiration, "
+        "{d_expiration} ms, is carried in the MQRFH2."
+    ),
     misconceptions=(
         Misconception("milliseconds", "MQMD.Expiry counts tenths of a second: divide by 100."),
         Misconception(
@@ -57,9 +69,13 @@ q1 = Exercise(
             "In JMS a time-to-live of 0 means for ever, which MQ writes as MQEI_UNLIMITED (-1); "
             "an Expiry of 0 would be refused by MQPUT.",
         ),
-        Misconception("rounded_up", "The division drops the remainder: it does not round up."),
         Misconception(
             "producer_only", "A time-to-live passed to send() overrides the producer's for it."
+        ),
+        Misconception(
+            "too_long_kept",
+            "MQMD.Expiry is an MQLONG (at most 2 147 483 647 tenths): a longer time-to-live is "
+            "put as MQEI_UNLIMITED, with the real expiration in the MQRFH2.",
         ),
     ),
 )
@@ -100,7 +116,7 @@ q2 = Exercise(
         "0.5 s and is got there at 5 s. What Expiry does that get return?"
     ),
     scenario=_time_to_be_received,
-    form=Number(example=50),
+    form=Number(example=100),  # 50 would be the answer itself
     rules=("EIP-03", "EXP-10"),
     explanation=(
         "TimeToReachQueue only bounds the trip to the destination queue. TimeToBeReceived bounds "

@@ -215,7 +215,8 @@ q3 = Exercise(
     "nb08.q3",
     question=(
         "APP.IN has MAXDEPTH(5) and holds three messages, two of which expired 4 s ago. A dump "
-        "of three orders is loaded onto it. What CURDEPTH does DISPLAY QSTATUS show then?"
+        "of three orders is loaded onto it with mqlearn's load_dmpmqmsg, which by default puts "
+        "the whole file in one unit of work. What CURDEPTH does DISPLAY QSTATUS show then?"
     ),
     scenario=_load_into_a_nearly_full_queue,
     form=Number(example=2),
@@ -223,8 +224,9 @@ q3 = Exercise(
     explanation=(
         "Expired messages that nothing has discarded still count in the depth, for the "
         "queue-full limit too, and a put never discards them: only a get, a browse or a scan "
-        "does. A load is one unit of work: if one of its puts is refused, it is backed out "
-        "whole."
+        "does. IBM's dmpmqmsg commits every -t messages and keeps the batches it committed; "
+        "mqlearn's load_dmpmqmsg, by default, makes the whole load one unit of work, so one "
+        "refused put backs it all out (transaction_limit= gives dmpmqmsg's batches)."
     ),
     hint="How many puts fit under MAXDEPTH(5)? And what happens to those that fitted?",
     confirm=(
@@ -234,7 +236,7 @@ q3 = Exercise(
     misconceptions=(
         Misconception(
             "partial",
-            "The load does not keep the puts that fitted: it backs them all out.",
+            "By default load_dmpmqmsg does not keep the puts that fitted: it backs them all out.",
         ),
         Misconception(
             "expired_ignored",

@@ -371,22 +371,42 @@ def _attribute_line(md: MD, attr: _Attr) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # queues
-def load_dmpmqmsg(qm: QueueManager, queue: str, source: str | bytes | os.PathLike[str]) -> int:
+def load_dmpmqmsg(
+    qm: QueueManager,
+    queue: str,
+    source: str | bytes | os.PathLike[str],
+    *,
+    transaction_limit: int | None = None,
+) -> int:
     """Put every message of a dump onto ``queue``, with its descriptor; returns how many.
 
     ``source`` is the dump: a path (``os.PathLike``, or a ``str`` without a line break), its
     text (a ``str`` with line breaks) or its bytes. The whole file is parsed first, so a
     malformed one raises :class:`DumpFormatError` before anything is put. The messages are
-    then put as dmpmqmsg loads them, with MQPMO_SET_ALL_CONTEXT (MsgId, UserIdentifier,
-    PutDate, PutTime... survive), inside one unit of work: if any put fails, the unit of work
-    is backed out, the queue is left as it was, and the MQMIError is raised again naming the
-    message. So the queue manager must have no unit of work open (ValueError otherwise).
+    then put with MQPMO_SET_ALL_CONTEXT (MsgId, UserIdentifier, PutDate, PutTime... survive)
+    and MQPMO_SYNCPOINT, so the queue manager must have no unit of work open (ValueError
+    otherwise).
+
+    ``transaction_limit`` chooses how the puts are committed. ``None``, the default, is
+    mqlearn's own choice: the whole file is one unit of work, so if any put fails the unit of
+    work is backed out and the queue is left as it was. A number ``n`` works as IBM's utility
+    does with ``dmpmqmsg -t n``: a commit after every ``n`` messages, so a failing put backs
+    out only the batch still open, and the batches committed before it stay on the queue. Either
+    way the MQMIError is raised again, saying which message was refused and what was kept.
 
     Expiry: a dump records the *remaining* lifetime at unload time (rule EXP-11), and the load
     puts with that value, so each loaded message's lifetime starts again at load time
     (EXP-01) and it expires lazily like any message (EXP-20..24). BackoutCount is output-only
     on MQPUT: loaded messages start at 0.
     """
+    if transaction_limit is not None and (
+        isinstance(transaction_limit, bool) or not isinstance(transaction_limit, int)
+    ):
+        raise TypeError(
+            f"transaction_limit must be an int or None, got {type(transaction_limit).__name__}"
+        )
+    if transaction_limit is not None and transaction_limit < 1:
+        raise ValueError(f"transaction_limit must be 1 or more, got {transaction_limit}")
     messages = parse_dmpmqmsg(_source_text(source))
     if qm.in_unit_of_work:
         raise ValueError(
@@ -395,24 +415,41 @@ def load_dmpmqmsg(qm: QueueManager, queue: str, source: str | bytes | os.PathLik
         )
     handle = Queue(qm, queue)  # MQOPEN: an unknown queue fails here, before any put
     pmo_options = C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_SYNCPOINT
+    committed = 0
     try:
         for position, message in enumerate(messages, start=1):
             try:
                 handle.put(message.data, message.md.copy(), PMO(Options=pmo_options))
             except MQMIError as error:
+                kept = _kept(committed)
                 raise MQMIError(
                     error.comp,
                     error.reason,
                     f"message {position} of {len(messages)} (line {message.line}) was refused"
-                    f"{': ' + error.detail if error.detail else ''}; nothing was loaded",
+                    f"{': ' + error.detail if error.detail else ''}; {kept}",
                 ) from error
+            if transaction_limit is not None and position % transaction_limit == 0:
+                qm.commit()  # dmpmqmsg -t: the batch is safe from here on
+                committed = position
     except BaseException:
-        qm.backout()
+        qm.backout()  # only the batch still open: committed batches stay
         raise
     finally:
         handle.close()
     qm.commit()
     return len(messages)
+
+
+def _kept(committed: int) -> str:
+    """What a failed load leaves behind, for its error message."""
+    if not committed:
+        return "nothing was loaded"
+    kept = (
+        "message 1 was committed before it and stays"
+        if committed == 1
+        else f"messages 1 to {committed} were committed before it and stay"
+    )
+    return f"{kept} on the queue; only the open batch was backed out"
 
 
 def _source_text(source: str | bytes | os.PathLike[str]) -> str:

@@ -12,17 +12,30 @@ next line, one ending in ``-`` at its first column; a line starting with ``*`` i
 Every change goes through the engine's Python API (``define_qlocal``, ``alter``, ``delete_queue``,
 ``clear_qlocal``, ``alter_qmgr``, ``refresh_expiry``) with MQSC's keywords in lower case, so a
 definition made here equals one made from Python, and a command that fails changes nothing.
+
+CAPEXPRY (rule EXP-06) is accepted in both of IBM's forms: inside the CUSTOM attribute,
+``CUSTOM('CAPEXPRY(600)')``, the only form from IBM MQ 8.0.0.4 until 9.3.0 (on z/OS it also needs
+APAR PI50761 and ``RECOVER QMGR(TUNE CAPEXPRY ON)``), and as an attribute of its own,
+``CAPEXPRY(600)``, which IBM added in 9.3.1 on AIX, Linux, Windows and IBM i and which every
+platform, z/OS included, has from 9.4.0. When a queue has both, the one inside CUSTOM is the cap
+that applies, as IBM documents; DISPLAY shows each where it was set. mqlearn accepts both forms
+on every profile, whatever release it stands for.
+
+Replies are runmqsc's, in the form of the distributed platforms (AMQ messages) on every profile:
+a z/OS queue manager answers the same commands with CSQ messages (CSQ9022I ... NORMAL COMPLETION
+and the CSQM... messages), which mqlearn does not reproduce.
 """
 
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.engine.objects import QueueDefinition, check_name
+from mqlearn.engine.objects import QueueDefinition, capexpry_value, check_name
 from mqlearn.engine.validate import fail
 from mqlearn.interop.mqsc_display import (
     QUEUE_TYPES,
@@ -45,6 +58,7 @@ _DELIMITERS = " \t,()'"
 _GENERIC = re.compile(r"[A-Za-z0-9._/%]{0,47}\*?")
 _NUMBER = re.compile(r"[+-]?[0-9]+")
 _DIGITS = 12  # longer numbers are out of every attribute's range (and slow to convert)
+_CUSTOM_CAPEXPRY = re.compile(r"\s*CAPEXPRY\s*\(\s*([^()\s]*)\s*\)\s*")
 
 VERBS = {
     "DEFINE": "DEFINE",
@@ -271,6 +285,38 @@ def _expryint(p: Param) -> int:
     return 0 if _text(p) == "OFF" else _int(p)
 
 
+@dataclass(frozen=True)
+class _Custom:
+    """A CUSTOM attribute as mqlearn reads it: its text, and the cap inside (None: NOLIMIT)."""
+
+    text: str  # "" when CUSTOM is blank
+    cap: int | None
+
+
+def _custom(p: Param) -> _Custom:
+    """CUSTOM('CAPEXPRY(n)') or CUSTOM(''): the older form of CAPEXPRY (rule EXP-06).
+
+    IBM reserves CUSTOM for features added before they get attributes of their own; mqlearn
+    knows only CAPEXPRY among them, so anything else in the string is a syntax error.
+    """
+    text = _text(p).strip().upper()
+    if not text:
+        return _Custom("", None)
+    found = _CUSTOM_CAPEXPRY.fullmatch(text)
+    if found is None:
+        raise _Syntax(
+            p.end,
+            f"CUSTOM({text}): mqlearn's CUSTOM understands one entry, CAPEXPRY(n) in tenths "
+            "or CAPEXPRY(NOLIMIT), for example CUSTOM('CAPEXPRY(600)')",
+        )
+    value = found[1]
+    if value != "NOLIMIT" and (not _NUMBER.fullmatch(value) or len(value) > _DIGITS):
+        raise _Syntax(p.end, f"CUSTOM(CAPEXPRY({value})) needs a whole number or NOLIMIT")
+    with _values_checked(p.end):
+        cap = capexpry_value("NOLIMIT" if value == "NOLIMIT" else int(value))
+    return _Custom(f"CAPEXPRY({value if cap is None else cap})", cap)
+
+
 def _flag(value: object) -> Converter:
     """A keyword without a value (REPLACE, TRIGGER, a DISPLAY attribute) standing for ``value``."""
 
@@ -303,6 +349,7 @@ _CONVERTERS: dict[str, Converter] = {
     "target": _text,
 }
 _REQUIRED = {"QLOCAL": (), "QREMOTE": ("rname", "rqmname"), "QALIAS": ("target",)}
+_CUSTOM_KEYWORD: dict[str, tuple[str, Converter]] = {"CUSTOM": ("custom", _custom)}
 _REPLACE = {"REPLACE": ("replace", _flag(True)), "NOREPLACE": ("replace", _flag(False))}
 _PURGE = {"PURGE": ("purge", _flag(True)), "NOPURGE": ("purge", _flag(False))}
 _ALL = {"ALL": ("ALL", _flag(True))}
@@ -362,9 +409,65 @@ def _typed(qm: QueueManager, command: Command) -> QueueDefinition:
     return definition
 
 
+# --- CAPEXPRY in CUSTOM ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _CapForms:
+    """A queue whose CUSTOM holds a cap: that cap, and the CAPEXPRY attribute's own value.
+
+    The engine keeps one cap per queue, the one that applies: the cap inside CUSTOM when there
+    is one (IBM: it takes precedence over the attribute), else the attribute. This record keeps
+    what DISPLAY shows besides, for as long as the definition it was made for is the queue's.
+    """
+
+    definition: weakref.ReferenceType[QueueDefinition]
+    custom: _Custom
+    attribute: int | None
+
+    def applies(self) -> int | None:
+        return self.custom.cap
+
+
+_FORMS: weakref.WeakKeyDictionary[QueueManager, dict[str, _CapForms]] = weakref.WeakKeyDictionary()
+
+
+def _forms(qm: QueueManager, definition: QueueDefinition) -> _CapForms | None:
+    """The CUSTOM record of a queue, if it still describes the queue's definition and cap (a
+    cap changed from Python, or a queue deleted or redefined, leaves no CUSTOM behind)."""
+    forms = _FORMS.get(qm, {}).get(definition.name)
+    if forms is None or forms.definition() is not definition:
+        return None
+    return forms if definition.capexpry == forms.applies() else None
+
+
+def _remember(qm: QueueManager, name: str, forms: _CapForms | None) -> None:
+    known = _FORMS.setdefault(qm, {})
+    if forms is None:
+        known.pop(name, None)
+    else:
+        known[name] = forms
+
+
+def _cap_attrs(
+    attrs: dict[str, Any], custom: _Custom | None, old: _CapForms | None, current: int | None
+) -> tuple[_Custom, int | None] | None:
+    """The CUSTOM cap and the CAPEXPRY attribute after a DEFINE or ALTER, or None when neither
+    is involved; sets ``attrs["capexpry"]`` to the cap that applies (rule EXP-06)."""
+    if custom is None and old is None:
+        return None
+    if "capexpry" in attrs:
+        attribute = capexpry_value(attrs["capexpry"])
+    else:
+        attribute = old.attribute if old is not None else current
+    kept = custom if custom is not None else old.custom if old is not None else _Custom("", None)
+    attrs["capexpry"] = kept.cap if kept.text else attribute
+    return kept, attribute
+
+
 def _define(qm: QueueManager, command: Command) -> list[str]:
     """DEFINE QLOCAL/QREMOTE/QALIAS [REPLACE] through qm.define_*."""
-    attrs = _options(command, {**_ATTRIBUTES[command.obj], **_REPLACE})
+    attrs = _options(command, {**_ATTRIBUTES[command.obj], **_REPLACE, **_CUSTOM_KEYWORD})
     missing = [k.upper() for k in _REQUIRED[command.obj] if not attrs.get(k)]
     if missing:
         raise _Syntax(len(command.text), f"mqlearn needs {' and '.join(missing)} here")
@@ -374,16 +477,34 @@ def _define(qm: QueueManager, command: Command) -> list[str]:
         "QALIAS": qm.define_qalias,
     }
     with _values_checked(len(command.text)):
-        defines[command.obj](command.queue, **attrs)
+        caps = _cap_attrs(attrs, attrs.pop("custom", None), None, None)
+        definition = defines[command.obj](command.queue, **attrs)
+    _record(qm, definition, caps)
     return ["AMQ8006I: IBM MQ queue created."]
+
+
+def _record(
+    qm: QueueManager, definition: QueueDefinition, caps: tuple[_Custom, int | None] | None
+) -> None:
+    """Remember a cap set inside CUSTOM (or forget it), once the engine has taken the change."""
+    if caps is None:
+        if _forms(qm, definition) is None:
+            _remember(qm, definition.name, None)
+        return
+    custom, attribute = caps
+    forms = _CapForms(weakref.ref(definition), custom, attribute) if custom.text else None
+    _remember(qm, definition.name, forms)
 
 
 def _alter_queue(qm: QueueManager, command: Command) -> list[str]:
     """ALTER a queue of the named type through qm.alter (only the named attributes change)."""
-    attrs = _options(command, _ATTRIBUTES[command.obj])
-    _typed(qm, command)
+    attrs = _options(command, {**_ATTRIBUTES[command.obj], **_CUSTOM_KEYWORD})
+    definition = _typed(qm, command)
     with _values_checked(len(command.text)):
+        old = _forms(qm, definition)
+        caps = _cap_attrs(attrs, attrs.pop("custom", None), old, definition.capexpry)
         qm.alter(command.queue, **attrs)
+    _record(qm, definition, caps)
     return ["AMQ8008I: IBM MQ queue changed."]
 
 
@@ -451,7 +572,15 @@ def _display_queue(qm: QueueManager, command: Command) -> list[str]:
     found = sorted((d for d in matching if d.qtype in types), key=lambda d: d.name)
     if not found:
         raise fail(C.MQRC_UNKNOWN_OBJECT_NAME, f"no queue matches {command.queue}")
-    return [line for d in found for line in queue_details(qm, d, wanted)]
+    return [line for d in found for line in queue_details(qm, d, wanted, _shown(qm, d))]
+
+
+def _shown(qm: QueueManager, definition: QueueDefinition) -> dict[str, object]:
+    """What DISPLAY shows for a cap set inside CUSTOM: CUSTOM's text and CAPEXPRY's own value."""
+    forms = _forms(qm, definition)
+    if forms is None:
+        return {}
+    return {"CUSTOM": forms.custom.text, "CAPEXPRY": forms.attribute}
 
 
 def _status_type(p: Param) -> str:

@@ -6,7 +6,7 @@ names are MQSC's keywords in lower case, so every queue attribute the engine mod
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import fields
 from typing import TYPE_CHECKING
 
@@ -38,8 +38,9 @@ def attribute_fields(cls: type[QueueDefinition]) -> tuple[str, ...]:
 
 
 def queue_keywords(cls: type[QueueDefinition]) -> tuple[str, ...]:
-    """The keywords DISPLAY accepts for a queue type (CURDEPTH for local queues too)."""
-    keywords = tuple(f.upper() for f in attribute_fields(cls))
+    """The keywords DISPLAY accepts for a queue type: its attributes, CUSTOM (which holds
+    CAPEXPRY in its older form, rule EXP-06), and CURDEPTH for local queues."""
+    keywords = (*(f.upper() for f in attribute_fields(cls)), "CUSTOM")
     return (*keywords, "CURDEPTH") if cls is QLocal else keywords
 
 
@@ -83,15 +84,25 @@ def _block(
 
 
 def queue_details(
-    qm: QueueManager, queue: QueueDefinition, wanted: Iterable[str] | None
+    qm: QueueManager,
+    queue: QueueDefinition,
+    wanted: Iterable[str] | None,
+    shown: Mapping[str, object] | None = None,
 ) -> list[str]:
-    """The AMQ8409I block of one queue: QUEUE and TYPE, then the wanted keywords (None: all)."""
+    """The AMQ8409I block of one queue: QUEUE and TYPE, then the wanted keywords (None: all).
+
+    ``shown`` gives values to display instead of the definition's own (the MQSC layer uses it
+    for a cap set inside CUSTOM: CUSTOM's text, and the CAPEXPRY attribute's own value).
+    """
     values = {}
+    overrides = dict(shown or {})
     for field in attribute_fields(type(queue)):
-        value = getattr(queue, field)
+        keyword = field.upper()
+        value = overrides.get(keyword, getattr(queue, field))
         if field == "capexpry" and value is None:
             value = "NOLIMIT"
-        values[field.upper()] = item(field.upper(), value)
+        values[keyword] = item(keyword, value)
+    values["CUSTOM"] = item("CUSTOM", overrides.get("CUSTOM", ""))
     if isinstance(queue, QLocal):
         values["CURDEPTH"] = item("CURDEPTH", qm.curdepth(queue.name))  # rule EXP-25
     return _block(QUEUE_DETAILS, [f"QUEUE({queue.name})", f"TYPE({queue.qtype})"], values, wanted)

@@ -7,6 +7,7 @@ remaining lifetime at unload (rule EXP-11) and starts again at load (EXP-01).
 
 from __future__ import annotations
 
+import inspect
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -583,6 +584,62 @@ def test_loaded_messages_are_available_after_the_load() -> None:
     assert load_dmpmqmsg(qm, QUEUE, THREE) == 3
     assert [data for _, data in browse_all(qm)] == [b"\x01", b"\x02", b"\x03"]
     assert qm.in_unit_of_work == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# transaction_limit: the utility's own batches (dmpmqmsg -t), against mqlearn's default
+SEVEN = "".join(f"A RPT 0\nX 0{n}\n\n" for n in range(1, 8))
+
+
+def test_the_default_transaction_limit_is_none_one_unit_of_work() -> None:
+    """docs/interop.md names the default: None, the whole file in one unit of work."""
+    default = inspect.signature(load_dmpmqmsg).parameters["transaction_limit"].default
+    assert default is None
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "interop.md").read_text()
+    assert "`transaction_limit=None`, **the default**" in docs
+
+
+@pytest.mark.parametrize(
+    ("limit", "kept"), [(None, 0), (1, 5), (2, 4), (3, 3), (5, 5), (6, 0), (7, 0)]
+)
+def test_transaction_limit_backs_out_only_the_open_batch(limit: int | None, kept: int) -> None:
+    """MAXDEPTH(5): message 6 of 7 is refused with 2053. With a commit every ``limit`` messages
+    (dmpmqmsg -t), the batches committed before it stay; the open batch is backed out."""
+    qm = new_qm(maxdepth=5)
+    with pytest.raises(mq.MQMIError) as caught:
+        load_dmpmqmsg(qm, QUEUE, SEVEN, transaction_limit=limit)
+    assert caught.value.reason == C.MQRC_Q_FULL
+    assert "message 6 of 7 (line 16) was refused" in str(caught.value)
+    assert [data for _, data in browse_all(qm)] == [bytes([n]) for n in range(1, kept + 1)]
+    assert qm.in_unit_of_work == 0
+    said = "nothing was loaded" if not kept else "stay on the queue; only the open batch"
+    assert said in str(caught.value)
+
+
+@pytest.mark.parametrize("limit", [1, 2, 3, 7, 100])
+def test_transaction_limit_loads_a_good_file_whole(limit: int) -> None:
+    qm = new_qm()
+    assert load_dmpmqmsg(qm, QUEUE, SEVEN, transaction_limit=limit) == 7
+    assert [data for _, data in browse_all(qm)] == [bytes([n]) for n in range(1, 8)]
+    assert qm.in_unit_of_work == 0
+
+
+def test_transaction_limit_does_not_change_parsing_first() -> None:
+    """A malformed file is refused before any put, whatever the batches."""
+    qm = new_qm()
+    with pytest.raises(DumpFormatError):
+        load_dmpmqmsg(qm, QUEUE, SEVEN + "A EXP soon\nX 08\n", transaction_limit=1)
+    assert qm.curdepth(QUEUE) == 0
+
+
+@pytest.mark.parametrize(
+    ("limit", "error"), [(0, ValueError), (-3, ValueError), (True, TypeError), (2.5, TypeError)]
+)
+def test_transaction_limit_must_be_a_positive_int(limit: object, error: type[Exception]) -> None:
+    qm = new_qm()
+    with pytest.raises(error, match="transaction_limit"):
+        load_dmpmqmsg(qm, QUEUE, SEVEN, transaction_limit=limit)  # type: ignore[arg-type]
+    assert qm.curdepth(QUEUE) == 0
 
 
 # ---------------------------------------------------------------------------------------------

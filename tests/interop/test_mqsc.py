@@ -10,6 +10,7 @@ and Python definitions are the same thing and that a failing command changes not
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -514,6 +515,120 @@ def test_exp06_md02_mqsc_definitions_act_on_puts() -> None:
     assert (md.Expiry, md.Priority) == (50, 6)
 
 
+# --- CAPEXPRY's two forms (IBM: "Enforcing lower expiration times", 8.0.0.4 to 9.3, and
+# "CAPEXPRY: Limit message expiry time", 9.4.0). Both pages: the cap is in tenths of a second, a
+# longer Expiry (unlimited included) is lowered to it at put, and the lowest cap on the resolution
+# path wins. The older page knows only CAPEXPRY inside CUSTOM; the 9.3 page adds the attribute
+# from 9.3.1 (AIX, Linux, Windows, IBM i), says to remove the CUSTOM entry before using it (its
+# example: ALTER QLOCAL(Q1) CAPEXPRY(1000) CUSTOM('')) and that a cap left in CUSTOM takes
+# precedence; the 9.4 page lists both ways of setting it.
+
+
+def capped_get(qm: mq.QueueManager, queue: str) -> int:
+    """Put an unlimited message to ``queue`` and get it back at once: the Expiry it was given."""
+    qm.put1(queue, b"x", mq.MD(Expiry=C.MQEI_UNLIMITED), NO_SYNC)
+    md = mq.MD()
+    mq.Queue(qm, queue).get(None, md)
+    return md.Expiry
+
+
+@pytest.mark.parametrize("profile", ["distributed", "zos", "ibmi"])
+def test_exp06_both_mqsc_forms_of_capexpry_cap_puts_on_every_profile(profile: str) -> None:
+    """CUSTOM('CAPEXPRY(n)') (from 8.0.0.4) and CAPEXPRY(n) (from 9.3.1/9.4.0) cap alike."""
+    qm = mq.QueueManager("QM1", profile=profile)
+    out = qm.mqsc(
+        "DEFINE QLOCAL(OLD.Q) CUSTOM('CAPEXPRY(50)')\n"
+        "DEFINE QLOCAL(NEW.Q) CAPEXPRY(50)\n"
+        "DEFINE QALIAS(OLD.ALIAS) TARGET(NEW.Q) CUSTOM('capexpry( 20 )')\n"
+    )
+    assert ok(out), out
+    assert capped_get(qm, "OLD.Q") == capped_get(qm, "NEW.Q") == 50
+    assert capped_get(qm, "OLD.ALIAS") == 20, "the lowest cap on the path wins, either form"
+    assert qm.local("OLD.Q").capexpry == qm.local("NEW.Q").capexpry == 50
+
+
+def test_exp06_display_shows_each_form_where_it_was_set() -> None:
+    qm = mq.QueueManager("QM1")
+    qm.mqsc("DEFINE QLOCAL(OLD.Q) CUSTOM('CAPEXPRY(50)')\nDEFINE QLOCAL(NEW.Q) CAPEXPRY(50)")
+    out = qm.mqsc("DISPLAY QLOCAL(*) CAPEXPRY CUSTOM")
+    new, old = blocks(out)
+    assert (new["CAPEXPRY"], new["CUSTOM"]) == ("50", "")
+    assert old["CAPEXPRY"] == "NOLIMIT", "the attribute itself was never set"
+    assert "   CAPEXPRY(NOLIMIT)                       CUSTOM(CAPEXPRY(50))" in out.splitlines()
+    assert "CUSTOM( )" in qm.mqsc("DIS QL(NEW.Q) ALL"), "DISPLAY ALL shows CUSTOM too"
+
+
+def custom_shown(qm: mq.QueueManager, queue: str) -> tuple[str, str]:
+    """(CAPEXPRY, CUSTOM) as DISPLAY shows them."""
+    out = qm.mqsc(f"DIS QL({queue}) CAPEXPRY CUSTOM")
+    found = re.search(r"CAPEXPRY\(([^)]*)\)\s+CUSTOM\((.*)\)\s*$", out, re.MULTILINE)
+    assert found, out
+    return found[1], found[2].strip()
+
+
+def test_exp06_a_cap_inside_custom_takes_precedence_until_custom_is_cleared() -> None:
+    """IBM's 9.3 page: set both and the CUSTOM entry still applies; its own example clears it."""
+    qm = mq.QueueManager("QM1")
+    qm.mqsc("DEFINE QLOCAL(Q1) CUSTOM('CAPEXPRY(200)')")
+    assert ok(qm.mqsc("ALTER QLOCAL(Q1) CAPEXPRY(1000)"))
+    assert capped_get(qm, "Q1") == 200
+    assert custom_shown(qm, "Q1") == ("1000", "CAPEXPRY(200)")
+    assert ok(qm.mqsc("ALTER QLOCAL(Q1) MAXDEPTH(7)"))
+    assert capped_get(qm, "Q1") == 200, "altering another attribute keeps the CUSTOM cap"
+    assert ok(qm.mqsc("ALTER QLOCAL(Q1) CAPEXPRY(1000) CUSTOM('')"))
+    assert capped_get(qm, "Q1") == 1000
+    assert custom_shown(qm, "Q1") == ("1000", "")
+
+
+def test_exp06_clearing_custom_leaves_the_attributes_own_cap() -> None:
+    qm = mq.QueueManager("QM1")
+    qm.mqsc("DEFINE QLOCAL(Q1) CAPEXPRY(300) CUSTOM('CAPEXPRY(NOLIMIT)')")
+    assert capped_get(qm, "Q1") == C.MQEI_UNLIMITED, "the CUSTOM entry applies, NOLIMIT included"
+    assert custom_shown(qm, "Q1") == ("300", "CAPEXPRY(NOLIMIT)")
+    qm.mqsc("ALTER QLOCAL(Q1) CUSTOM('')")
+    assert capped_get(qm, "Q1") == 300
+
+
+def test_exp06_a_cap_set_from_python_or_a_redefinition_replaces_both_forms() -> None:
+    qm = mq.QueueManager("QM1")
+    qm.mqsc("DEFINE QLOCAL(Q1) CUSTOM('CAPEXPRY(200)')")
+    qm.alter("Q1", capexpry=40)
+    assert custom_shown(qm, "Q1") == ("40", "")
+    qm.mqsc("ALTER QLOCAL(Q1) CUSTOM('CAPEXPRY(200)')\nDEFINE QLOCAL(Q1) REPLACE")
+    assert custom_shown(qm, "Q1") == ("NOLIMIT", "")
+    assert capped_get(qm, "Q1") == C.MQEI_UNLIMITED
+
+
+@pytest.mark.parametrize(
+    ("custom", "why"),
+    [
+        ("CUSTOM('FOO(1)')", "understands one entry"),
+        ("CUSTOM('CAPEXPRY(10) CAPEXPRY(20)')", "understands one entry"),
+        ("CUSTOM('CAPEXPRY(soon)')", "whole number or NOLIMIT"),
+        ("CUSTOM('CAPEXPRY(0)')", "CAPEXPRY must be in 1..999999999"),
+        ("CUSTOM(CAPEXPRY(10))", "unbalanced parentheses"),
+    ],
+)
+def test_custom_holding_anything_else_is_a_syntax_error_that_changes_nothing(
+    custom: str, why: str
+) -> None:
+    qm = qm_with_queues()
+    before = state(qm)
+    out = qm.mqsc(f"ALTER QLOCAL(APP.IN) {custom}")
+    assert "AMQ8405I" in out and why in out, out
+    assert state(qm) == before
+
+
+def test_zos_replies_are_shown_in_the_distributed_form_as_documented() -> None:
+    """A z/OS queue manager answers with CSQ messages; mqlearn says it shows runmqsc's AMQ form."""
+    zos = mq.QueueManager("QMZ", profile="zos")
+    out = zos.mqsc("DEFINE QLOCAL(APP.IN) CAPEXPRY(100)\nDIS QL(APP.IN) CAPEXPRY")
+    assert "AMQ8006I: IBM MQ queue created." in out and QUEUE_DETAILS in out
+    assert "CSQ" not in out
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "interop.md").read_text()
+    assert "Replies in the distributed form" in docs and "CSQ9022I" in docs
+
+
 def test_mqsc_text_must_be_a_str() -> None:
     with pytest.raises(TypeError, match="MQSC text must be a str"):
         mq.QueueManager("QM1").mqsc(b"DIS QMGR")  # type: ignore[arg-type]
@@ -537,6 +652,7 @@ TOKENS = [
     *("TRIGGER", "NOTRIGGER", "REPLACE", "PURGE", "TYPE(EXPIRY)", "NAME(APP.*)", "ALL"),
     *("CURDEPTH", "UNCOM", "DEADQ(DLQ)", "DEADQ('')", "EXPRYINT(OFF)", "EXPRYINT(5)", "MAXPRTY"),
     *("USAGE(XMITQ)", "TARGET(APP.IN)", "TARGET(NOPE)", "RNAME(X)", "RQMNAME(QM2)", "TYPE(QLOCAL)"),
+    *("CUSTOM('CAPEXPRY(10)')", "CUSTOM('')", "CUSTOM", "CUSTOM('CAPEXPRY(NOLIMIT)')"),
 ]
 COMMANDS = [
     *("DEFINE QLOCAL(NEW.Q) MAXDEPTH(1)", "DEFINE QLOCAL(APP.IN) REPLACE DEFPRTY(5)"),
@@ -548,6 +664,7 @@ COMMANDS = [
     *("DISPLAY QUEUE(*) ALL", "DIS QS(*)", "DIS QMGR ALL", "DIS QL(APP.IN) CURDEPTH"),
     *("DEFINE QLOCAL(APP.IN)", "DELETE QLOCAL(APP.IN)", "CLEAR QLOCAL(ALIAS.IN)"),
     *("ALTER QLOCAL(NOPE) MAXDEPTH(1)", "DEFINE QALIAS(APP.IN) TARGET(X) REPLACE"),
+    *("ALTER QLOCAL(APP.IN) CUSTOM('CAPEXPRY(5)')", "DEFINE QLOCAL(NEW.Q) CUSTOM('CAPEXPRY(9)')"),
 ]
 # a known command, possibly with one token put somewhere in it (often making it invalid)
 command_like = st.builds(
