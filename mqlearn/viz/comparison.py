@@ -13,7 +13,7 @@ from mqlearn.viz.charts import QueueCharts
 from mqlearn.viz.gui import ControlPanel, QueueText, _bundle, prepare_queue_manager
 from mqlearn.viz.model import WorkbenchModel
 from mqlearn.viz.queue_view import QueueStage
-from mqlearn.viz.spec import MS_PER_S
+from mqlearn.viz.times import MS_PER_S
 
 
 class Comparison(ControlPanel):

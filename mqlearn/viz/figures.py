@@ -26,7 +26,6 @@ from mqlearn.viz.history import Life, QueueHistory, history
 from mqlearn.viz.names import Vocabulary
 from mqlearn.viz.spec import (
     HEIGHT,
-    MS_PER_S,
     TEMPLATE,
     Spec,
     figure,
@@ -40,9 +39,9 @@ from mqlearn.viz.spec import (
     time_label,
     time_line,
     titled_layout,
-    view_time,
 )
 from mqlearn.viz.tables import event_table, event_table_spec, report_inbox, report_inbox_spec
+from mqlearn.viz.times import MS_PER_S, view_time
 from mqlearn.viz.xqh import XqhRow, xqh_inspector, xqh_inspector_spec, xqh_rows
 
 if TYPE_CHECKING:

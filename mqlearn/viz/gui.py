@@ -24,8 +24,8 @@ from mqlearn.engine.qmgr import QueueManager
 from mqlearn.mqi import cmqc as C
 from mqlearn.viz.model import WorkbenchModel
 from mqlearn.viz.names import EXPIRATION_REPORTS, PERSISTENCES, Vocabulary
-from mqlearn.viz.spec import MS_PER_S
 from mqlearn.viz.text import summary
+from mqlearn.viz.times import MS_PER_S
 
 QMGR_NAME = "QM1"
 ADVANCE_STEPS_MS = (100, 1_000, 10_000)  # the clock buttons: +0.1 s, +1 s, +10 s

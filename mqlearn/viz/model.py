@@ -25,7 +25,7 @@ from mqlearn.mqi.errors import MQMIError, MQWarning
 from mqlearn.mqi.structs import GMO, MD, PMO
 from mqlearn.viz.labels import Labels, attach, labels_for
 from mqlearn.viz.names import FEEDBACKS, MSG_TYPES, Vocabulary, msg_tag, parse_msg_id
-from mqlearn.viz.spec import MS_PER_S
+from mqlearn.viz.times import MS_PER_S
 
 if TYPE_CHECKING:
     from mqlearn.engine.events import Event

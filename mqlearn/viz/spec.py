@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from mqlearn.viz import palette
+from mqlearn.viz.times import MS_PER_S
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
     from mqlearn.engine.qmgr import QueueManager
 
-MS_PER_S = 1000.0
 HEIGHT = 360
 HOVER = "%{text}<extra></extra>"
 # A time axis runs past its last time ("now") by this share of its span, and at least by
@@ -65,16 +65,6 @@ def figure(spec: Spec) -> go.Figure:
 
 
 # -- shared pieces ---------------------------------------------------------------------------------
-def view_time(qm: QueueManager, at_ms: int | None) -> int:
-    """The virtual time to draw: now, or ``at_ms`` (an int between 0 and now)."""
-    now: int = qm.sim.now
-    if at_ms is None:
-        return now
-    if isinstance(at_ms, bool) or not isinstance(at_ms, int | np.integer) or not 0 <= at_ms <= now:
-        raise ValueError(f"at_ms must be an int from 0 to now ({now} ms), got {at_ms!r}")
-    return int(at_ms)
-
-
 def seconds(values: Sequence[float] | np.ndarray) -> np.ndarray:
     """Virtual milliseconds as a float array of seconds (NaN stays NaN: a gap in a line)."""
     return np.asarray(values, dtype=float) / MS_PER_S

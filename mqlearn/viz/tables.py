@@ -13,7 +13,8 @@ from mqlearn.mqi import cmqc as C
 from mqlearn.viz import palette
 from mqlearn.viz.labels import labels_for
 from mqlearn.viz.names import FEEDBACKS, MSG_TYPES, Vocabulary, msg_tag
-from mqlearn.viz.spec import HEIGHT, MS_PER_S, TEMPLATE, Spec, figure, view_time
+from mqlearn.viz.spec import HEIGHT, TEMPLATE, Spec, figure
+from mqlearn.viz.times import MS_PER_S, view_time
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go

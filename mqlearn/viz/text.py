@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING
 from mqlearn.viz.history import history
 from mqlearn.viz.labels import labels_for
 from mqlearn.viz.names import Vocabulary
-from mqlearn.viz.spec import MS_PER_S, view_time
-from mqlearn.viz.xqh import xqh_rows
+from mqlearn.viz.times import MS_PER_S, view_time
 
 if TYPE_CHECKING:
     from mqlearn.engine.qmgr import QueueManager
@@ -59,6 +58,8 @@ def summary(qm: QueueManager, queue: str, at_ms: int | None = None) -> str:
 
 def xqh_summary(qm: QueueManager, xmitq: str) -> str:
     """The transmission queue's messages with both Expiry values, clamped ones pointed out."""
+    from mqlearn.viz.xqh import xqh_rows  # with the MQXQH figure, and numpy: not on every page
+
     vocab = Vocabulary(qm.profile)
     rows = xqh_rows(qm, xmitq)
     head = f"At {qm.sim.now / MS_PER_S:.1f} s {xmitq} holds {len(rows)} message(s) with an MQXQH"

@@ -16,7 +16,8 @@ from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.headers import MQXQH, XQH_LENGTH
 from mqlearn.viz import palette
 from mqlearn.viz.names import Vocabulary, msg_tag
-from mqlearn.viz.spec import HEIGHT, MS_PER_S, Spec, figure, texts, titled_layout
+from mqlearn.viz.spec import HEIGHT, Spec, figure, texts, titled_layout
+from mqlearn.viz.times import MS_PER_S
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go

@@ -220,14 +220,15 @@ def test_replay_says_what_it_shows_and_a_repeated_empty_get_still_changes_the_vi
     assert wb.failures == []
 
 
-def test_the_workbench_loads_plotly_only_when_its_charts_are_first_opened() -> None:
-    """A page with only the queue view must not pay for plotly (first paint, issue 9)."""
+def test_the_workbench_loads_plotly_and_numpy_only_when_its_charts_are_first_opened() -> None:
+    """A page with only the queue view must not pay for plotly or numpy (first paint)."""
     program = """
 import sys
 from mqlearn.viz import Workbench
 wb = Workbench()
 wb.put_button.click(); wb.get_button.click(); wb.step_button.click(); wb.undo_button.click()
 assert "plotly" not in sys.modules, "plotly loaded before the charts were opened"
+assert "numpy" not in sys.modules, "numpy loaded before the charts were opened"
 wb.charts.selected_index = 0
 assert "plotly" in sys.modules and wb.chart_box.children, "opening the charts drew nothing"
 assert wb.failures == [], wb.failures
