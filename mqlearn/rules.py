@@ -85,6 +85,7 @@ RULE_TITLES: Mapping[str, str] = MappingProxyType(
         "MD-06": "MQLONG fields must fit in 32 bits",
         "MD-07": "An MQMDE for a version-1 get",
         "MQI-01": "Completion and reason codes belong to one call",
+        "MQI-02": "Open options decide which calls a handle may make",
         "EIP-01": "Relative and absolute expiry",
         "EIP-02": "JMS time to live",
         "EIP-03": ".NET TimeToReachQueue and TimeToBeReceived",

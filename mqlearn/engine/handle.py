@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mqlearn.engine import open_options
 from mqlearn.engine.message import Message
 from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
@@ -15,7 +16,10 @@ if TYPE_CHECKING:
 
 
 class Queue:
-    """``Queue(qm, name)`` opens a queue as MQOPEN does (2085 for an unknown name).
+    """``Queue(qm, name, open_opts)`` opens a queue as MQOPEN does (2085 for an unknown name).
+
+    ``open_opts`` (MQOO_*) decide which calls the handle may make (rule MQI-02,
+    :mod:`mqlearn.engine.open_options`); without them it may put, get and browse.
 
     Each handle has its own browse cursor and may hold one message locked (MQGMO_LOCK).
     After every call ``last_comp``/``last_reason`` hold its completion and reason codes, so a
@@ -27,8 +31,9 @@ class Queue:
     def __init__(self, qm: QueueManager, name: str, open_opts: int | None = None) -> None:
         self.qm = qm
         self.name = name
-        self.open_opts = open_opts
-        qm.route(name)  # MQOPEN resolves the name now: unknown names fail here
+        route = qm.route(name)  # MQOPEN resolves the name now: unknown names fail here
+        remote = route.remote is not None
+        self.open_opts = open_options.checked(open_opts, what=f"queue {name}", remote=remote)
         self.cursor_message: Message | None = None  # the browse cursor: the last browsed message
         self.locked: Message | None = None
         self.last_comp = C.MQCC_OK
@@ -43,6 +48,7 @@ class Queue:
         try:
             if self.closed:
                 raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.name} is closed")
+            open_options.check_put(self.open_opts, f"queue {self.name}")
             warning = self.qm.put(self.name, msg, md, pmo)
         except MQMIError as error:  # rule MQI-01: a failing call sets the codes too
             self.last_comp, self.last_reason = error.comp, error.reason
@@ -63,6 +69,8 @@ class Queue:
                 raise fail(
                     C.MQRC_OPTION_NOT_VALID_FOR_TYPE, f"{self.name} is a remote queue: no gets"
                 )
+            options = gmo.Options if gmo is not None else C.MQGMO_NONE
+            open_options.check_get(self.open_opts, options, f"queue {self.name}")
             return qm.get(self, route.local, max_length, md, gmo)  # sets the codes on success
         except MQMIError as error:  # rule MQI-01
             self.last_comp, self.last_reason = error.comp, error.reason

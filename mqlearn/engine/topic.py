@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from mqlearn.engine import open_options
 from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
@@ -33,7 +34,7 @@ class Topic:
         self.qm = qm
         self.topic_name = topic_name
         self.topic_string = qm.full_topic_string(topic_name, topic_string)
-        self.open_opts = open_opts
+        self.open_opts = open_options.checked(open_opts, what="a topic", remote=True)
         self.last_comp = C.MQCC_OK
         self.last_reason = C.MQRC_NONE
         self.closed = False
@@ -46,6 +47,7 @@ class Topic:
         try:
             if self.closed:
                 raise fail(C.MQRC_HOBJ_ERROR, f"handle for topic {self.topic_string!r} is closed")
+            open_options.check_put(self.open_opts, f"topic {self.topic_string!r}")
             warning = self.qm.publish(self.topic_string, msg, md, pmo)
         except MQMIError as error:  # rule MQI-01: a failing call sets the codes too
             self.last_comp, self.last_reason = error.comp, error.reason
