@@ -10,17 +10,17 @@ what is measured, in the page: ``performance.now()`` just before the button's ``
 MutationObserver on the view, then two animation frames (the second one runs only once the frame
 with the change has been painted). The same clicks are timed twice on the same page, in the same
 run: on the queue view (the charts section closed), and, as the baseline, on a plotly chart of the
-kind the workbench used to redraw after every action (charts section open, the depth chart
-watched: every one of these clicks changes it). The kernel's share is the same click measured
-in this process without a browser (``button.click()``, wall clock). First paint is the median of five page loads with
-a kernel started per page (as Binder's Voila serves it), next to its baseline in the same run:
-Voila's floor, a page whose one cell shows one HTML widget, loaded in turn with it; and once with
-a pre-heated kernel (``make app``). The same clicks are timed again on a queue ten times deeper (10 000 messages: the view
-aggregates what does not fit, and must still animate). The notebook's first view is timed in
-JupyterLab, from Shift+Enter on the cell that makes a workbench to the painted view: once in a
-kernel that has imported only ``mqlearn`` (so the cell pays for ``mqlearn.viz``), then again.
-It is a report, not a test: it prints its tables and a PASS/FAIL line per target and exits 0
-whatever the numbers. Needs /usr/bin/chromium, Voila and JupyterLab.
+kind the workbench used to redraw after every action (charts section open, the depth chart watched:
+every one of these clicks changes it). The kernel's share is the same click measured in this process
+without a browser (``button.click()``, wall clock). First paint is the median of five page loads
+with a kernel started per page (as Binder's Voila serves it), next to its baseline in the same run:
+Voila's floor, a page whose one cell shows one HTML widget, loaded in turn with it; and once with a
+pre-heated kernel (``make app``). The same clicks are timed again on a queue ten times deeper
+(10 000 messages: the view aggregates what does not fit, and must still animate). The notebook's first
+view is timed in JupyterLab, from Shift+Enter on the cell that makes a workbench to the painted
+view: once in a kernel that has imported only ``mqlearn`` (so the cell pays for ``mqlearn.viz``),
+then again. It is a report, not a test: it prints its tables and a PASS/FAIL line per target and
+exits 0 whatever the numbers. Needs /usr/bin/chromium, Voila and JupyterLab.
 """
 
 from __future__ import annotations

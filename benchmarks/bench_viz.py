@@ -1,4 +1,5 @@
-"""Widget benchmark: one workbench action on a queue of 1 000 messages, model call plus redraw.
+"""Widget benchmark: one workbench action on a queue of 1 000 messages, model call plus the
+redraw of the plotly charts (the workbench's charts section open).
 
 Run from the repository root::
 
@@ -6,13 +7,14 @@ Run from the repository root::
     python3 benchmarks/bench_viz.py --quick     # 200 messages, 3 of each (smoke test)
     python3 benchmarks/bench_viz.py --json results.json
 
-It is a report, not a test: it prints its tables and a PASS/FAIL line per target and exits 0
-either way. Targets (issue 4): an action (put, get, advance; a replay move too) re-renders in
-≤ 50 ms of Python time with 1 000 messages on the queue; a notebook opens its widgets in ≤ 2 s.
-Python time means what the kernel spends: the model call, the figure specs and their serialisation
-into the widgets' outputs, measured as this process's CPU time (``time.process_time``) so that
-other processes on a shared machine do not count; wall-clock medians are printed next to them.
-The browser's drawing is not included.
+It is a report, not a test: it prints its tables and a PASS/FAIL line per target and exits 0 either
+way. Targets (issue 4): an action (put, get, advance; a replay move too) re-renders in ≤ 50 ms of
+Python time with 1 000 messages on the queue; a notebook opens its widgets in ≤ 2 s. Python time
+means what the kernel spends: the model call, the figure specs and their serialisation into the
+widgets' outputs (the charts section is opened first: closed, it redraws nothing; the queue view's
+own click-to-paint is benchmarks/bench_browser.py's), measured as this process's CPU time
+(``time.process_time``) so that other processes on a shared machine do not count; wall-clock medians
+are printed next to them. The browser's drawing is not included.
 """
 
 from __future__ import annotations
@@ -48,20 +50,22 @@ PRIME_STEP_MS = 100  # virtual time between two groups of 10 puts
 QUEUE = "APP.IN"
 
 # The first Workbench in a fresh interpreter: imports included, as a notebook's first cell pays.
+# Its charts are opened then: that loads plotly (and, for its renderers, nbformat) on first use.
 COLD_SCRIPT = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
 w0, t0 = time.perf_counter(), time.process_time()
 from mqlearn.viz import Workbench
 t1 = time.process_time()
-import nbformat  # what plotly.io imports first (its renderers)
+wb = Workbench()
 t2 = time.process_time()
-Workbench()
+wb.charts.selected_index = 0
+import nbformat  # what plotly.io imports to display a figure (its renderers)
 t3, w3 = time.process_time(), time.perf_counter()
 Workbench()
 t4 = time.process_time()
-print(json.dumps({"import_viz": t1 - t0, "import_nbformat": t2 - t1,
-                  "first_workbench": t3 - t2, "second_workbench": t4 - t3,
+print(json.dumps({"import_viz": t1 - t0, "first_workbench": t2 - t1,
+                  "open_charts": t3 - t2, "second_workbench": t4 - t3,
                   "cold_wall": w3 - w0}))
 """
 
@@ -99,6 +103,7 @@ def primed_workbench(depth: int) -> Workbench:
         model.put(b"msg-%06d" % n, expiry=rng.choice(PRIME_EXPIRIES), priority=rng.randrange(10))
         if n % 10 == 9:
             model.advance(PRIME_STEP_MS)
+    wb.charts.selected_index = 0  # the charts section open: every refresh redraws the charts
     wb.refresh(None)
     return wb
 
@@ -230,21 +235,21 @@ def print_open(opened: dict[str, float]) -> None:
     )
     print(
         "first Workbench() in a fresh interpreter: "
-        f"import mqlearn.viz {opened['import_viz']:.2f} + import nbformat "
-        f"{opened['import_nbformat']:.2f} + build {opened['first_workbench']:.2f} = "
-        f"{cold_total(opened):.2f} (second build {opened['second_workbench']:.2f}; "
+        f"import mqlearn.viz {opened['import_viz']:.2f} + build {opened['first_workbench']:.2f} "
+        f"= {cold_total(opened):.2f}; opening its charts then {opened['open_charts']:.2f} "
+        f"(plotly's import; second build {opened['second_workbench']:.2f}; "
         f"wall clock {opened['cold_wall']:.2f})"
     )
     print(
         "plotly.io imports its renderers, which import nbformat and with it\n"
         "jsonschema's format checkers; where rfc3987-syntax is installed (Jupyter's jupyter-events\n"
         "asks for jsonschema[format-nongpl]) that import would compile a grammar, once per\n"
-        "process; mqlearn.viz imports jsonschema without it, so it is not paid here."
+        "process; mqlearn.viz.plotly_setup imports jsonschema without it, so it is not paid here."
     )
 
 
 def cold_total(opened: dict[str, float]) -> float:
-    return opened["import_viz"] + opened["import_nbformat"] + opened["first_workbench"]
+    return opened["import_viz"] + opened["first_workbench"]
 
 
 def evaluate(timings: list[ActionTiming], opened: dict[str, float]) -> list[dict[str, Any]]:
@@ -267,8 +272,8 @@ def evaluate(timings: list[ActionTiming], opened: dict[str, float]) -> list[dict
         {
             "target": f"first Workbench() in a fresh kernel, imports included ≤ {OPEN_TARGET_S:g} s",
             "ok": cold_total(opened) <= OPEN_TARGET_S,
-            "detail": f"{cold_total(opened):.2f} s, of which import nbformat "
-            f"{opened['import_nbformat']:.2f} s",
+            "detail": f"{cold_total(opened):.2f} s; its charts opened then: "
+            f"{opened['open_charts']:.2f} s more",
         }
     )
     return targets
