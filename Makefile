@@ -12,7 +12,7 @@ $(PY):
 
 # Reinstall only when the dependency list changes.
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test,dev,lab]'
+	$(PY) -m pip install --quiet -e '.[test,dev,lab,teach]'
 	touch $(STAMP)
 
 lab: $(STAMP)

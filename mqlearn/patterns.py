@@ -105,7 +105,7 @@ def put_until(
     if md.MsgId == C.MQMI_NONE:
         md.MsgId = qm.new_msgid()
     sent = md  # the message as the put would have sent it
-    if md.ReplyToQ and not md.ReplyToQMgr:  # rule RPL-02
+    if not md.ReplyToQMgr:  # rules RPL-02, RPL-03
         reply_q, md.ReplyToQMgr = qm.reply_to(md.ReplyToQ)
         if reply_q != md.ReplyToQ:
             sent = md.copy()
@@ -243,8 +243,10 @@ def msmq_send(
     if persistence == C.MQPER_PERSISTENCE_AS_Q_DEF:
         persistence = route.persistence
     extra = carried_fields(md) or {}
-    if md.ReplyToQ and not md.ReplyToQMgr:  # rule RPL-02
+    if not md.ReplyToQMgr:  # rules RPL-02, RPL-03
         extra["ReplyToQ"], extra["ReplyToQMgr"] = qm.reply_to(md.ReplyToQ)
+    if extra.get("CodedCharSetId", C.MQCCSI_Q_MGR) in (C.MQCCSI_Q_MGR, C.MQCCSI_INHERIT):
+        extra["CodedCharSetId"] = qm.ccsid  # rule MD-04
     ctx = {**qm.application_context(), "Persistence": persistence}
     target = QRemote(queue, rname=queue, rqmname=channel.target.name)
     wrapped, outer, outer_ctx, _ = delivery.wrap_for_transmission(

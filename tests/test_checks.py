@@ -98,7 +98,7 @@ def test_misconceptions_are_wrong_and_get_their_own_sentence(exercise: Exercise)
         assert exercise.form.read(tempting) != right, misconception.fact
         feedback = exercise.grade(tempting)
         assert feedback.correct is False
-        assert misconception.says.format(**outcome.facts) in feedback.text
+        assert misconception.says.format(**outcome.facts, p=exercise.params()) in feedback.text
         assert cites_rules(exercise, feedback.text)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -68,6 +69,7 @@ def template_module() -> ModuleType:
     spec = importlib.util.spec_from_file_location("nbNN", TEMPLATES / "nbNN.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # as an import would: its variant dataclass looks it up
     spec.loader.exec_module(module)
     return module
 

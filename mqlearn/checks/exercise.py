@@ -6,6 +6,12 @@ compares. A wrong answer gets the rule behind the behaviour (with its rule ID), 
 sentence when it matches a known misconception (the scenario supplies those tempting answers
 among its facts).
 
+An exercise may have variants (:mod:`mqlearn.checks.variants`): its scenario's numbers drawn from a
+seed, with the answer, the hint and the feedback computed for that variant. Every method takes a
+``seed`` (default: the one in use, :mod:`mqlearn.checks.students`); seed 0 is the notebook's own
+scenario. ``check`` also counts the attempt in the learner's progress record
+(:mod:`mqlearn.checks.progress`), printing nothing more than the feedback.
+
 ``check``, ``hint`` and ``solution`` print plain text (the notebooks' saved outputs are that text).
 A ``Feedback`` shown by Jupyter as a cell's value (``nb03.q1.grade(answer)``) renders as Markdown,
 where each rule ID links to its entry in the rule catalogue, docs/rules.md (``mqlearn.rules``).
@@ -14,17 +20,22 @@ where each rule ID links to its entry in the rule catalogue, docs/rules.md (``mq
 from __future__ import annotations
 
 import ast
-import inspect
 import re
+import sys
 import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from mqlearn.checks import progress
 from mqlearn.checks.answers import AnswerForm
+from mqlearn.checks.students import current_seed, read_seed
+from mqlearn.checks.variants import Variant, render, variant_rng
+from mqlearn.checks.wellposed import problems
 from mqlearn.rules import RULE_ID_PATTERN, RULE_IDS, RULE_TITLES, rule_anchor
 
 ANSWER_MARKER = "# the answer"  # in a scenario, the lines from here on are not shown
 NOTEBOOK_TO_ROOT = "../"  # rule links are relative to the repository; notebooks are in notebooks/
+MAX_DRAWS = 100  # a variant class whose draws are mostly ill-posed has bounds to fix
 
 
 @dataclass(frozen=True)
@@ -35,6 +46,13 @@ class Outcome:
     answer: object
     facts: Mapping[str, object] = field(default_factory=dict)
     story: str = ""
+
+    def number(self, fact: str | None = None) -> int:
+        """The answer, or the fact named, as a whole number (for ``teaches`` checks)."""
+        value = self.answer if fact is None else self.facts[fact]
+        if not isinstance(value, int):
+            raise TypeError(f"{fact or 'the answer'} is not a whole number: {value!r}")
+        return value
 
 
 @dataclass(frozen=True)
@@ -90,6 +108,11 @@ class Exercise:
     ``helpers`` the scenario calls. ``explanation`` and ``confirm`` are ``str.format`` templates
     over the scenario's facts; ``explanation`` must not give the answer away (it is shown on a
     wrong answer), ``confirm`` may.
+
+    With ``variants`` (a :class:`~mqlearn.checks.variants.Variant` class), the scenario takes the
+    variant's parameters as its argument, and every text is also a template over them, as
+    ``{p.name}``. ``teaches`` is a cheap check that a variant's outcome still shows the rules
+    cited (say, that the get discarded something); tests run it on hundreds of seeds.
     """
 
     def __init__(
@@ -97,7 +120,7 @@ class Exercise:
         name: str,
         *,
         question: str,
-        scenario: Callable[[], Outcome],
+        scenario: Callable[..., Outcome],
         form: AnswerForm,
         rules: tuple[str, ...],
         explanation: str,
@@ -105,6 +128,8 @@ class Exercise:
         confirm: str = "",
         misconceptions: tuple[Misconception, ...] = (),
         helpers: tuple[Callable[..., object], ...] = (),
+        variants: type[Variant] | None = None,
+        teaches: Callable[[Outcome], bool] | None = None,
     ) -> None:
         if not rules:
             raise ValueError(f"exercise {name} must name the rules it teaches")
@@ -123,6 +148,8 @@ class Exercise:
         self.confirm = confirm
         self.misconceptions = misconceptions
         self.helpers = helpers
+        self.variants = variants
+        self.teaches = teaches
 
     def __repr__(self) -> str:
         return f"<Exercise {self.name} ({self.citation})>"
@@ -133,11 +160,37 @@ class Exercise:
         label = "rule" if len(self.rules) == 1 else "rules"
         return f"{label} {', '.join(self.rules)}"
 
-    def expected(self) -> object:
-        """The right answer, found by running the scenario on the engine now."""
-        return self.form.read(self.scenario().answer)
+    def params(self, seed: int | None = None) -> Variant | None:
+        """The parameters of variant ``seed`` (default: the seed in use; 0 is the notebook's
+        scenario), or None for an exercise without variants."""
+        seed = self._seed(seed)
+        if self.variants is None:
+            return None
+        if seed == 0:
+            return self.variants()
+        return draw_variant(self.variants, seed, self.sharing())[0]
 
-    def grade(self, answer: object) -> Feedback:
+    def sharing(self) -> list[Exercise]:
+        """The exercises of this one's module that share its variant parameters (itself
+        included): one scenario asked about in several exercises, as notebook 03's four puts."""
+        module = sys.modules.get(self.scenario.__module__)
+        found = [
+            value
+            for value in (vars(module).values() if module is not None else ())
+            if isinstance(value, Exercise) and value.variants is self.variants
+        ]
+        return found if self in found else [self, *found]
+
+    def outcome(self, seed: int | None = None) -> Outcome:
+        """Run variant ``seed`` of the scenario on the engine."""
+        params = self.params(seed)
+        return self.scenario() if params is None else self.scenario(params)
+
+    def expected(self, seed: int | None = None) -> object:
+        """The right answer, found by running the scenario on the engine now."""
+        return self.form.read(self.outcome(seed).answer)
+
+    def grade(self, answer: object, seed: int | None = None) -> Feedback:
         """Compare ``answer`` with what the engine does; the text explains a wrong answer."""
         if answer is None:
             return Feedback(
@@ -146,11 +199,18 @@ class Exercise:
                 f"answer = {self.form.example}",
             )
         try:
-            given = self.form.read(answer)
+            self.form.read(answer)
         except ValueError as error:
             return Feedback(False, f"{self.name}: {error}")
-        outcome = self.scenario()
-        facts = dict(outcome.facts)
+        params = self.params(seed)
+        outcome = self.scenario() if params is None else self.scenario(params)
+        return self.feedback(answer, outcome, params)
+
+    def feedback(self, answer: object, outcome: Outcome, params: Variant | None) -> Feedback:
+        """The feedback for ``answer`` (not None, of the right form) given the ``outcome`` of
+        the variant ``params``: what ``grade`` says once the engine has run."""
+        given = self.form.read(answer)
+        facts = _facts(outcome, params)
         if given == self.form.read(outcome.answer):
             confirm = self.confirm.format(**facts)
             return Feedback(True, f"Correct! {confirm}".rstrip())
@@ -162,18 +222,23 @@ class Exercise:
         lines.append(f"Try {self.name}.hint(), or {self.name}.solution() to see the answer.")
         return Feedback(False, "\n".join(lines))
 
-    def check(self, answer: object) -> None:
-        """Print the feedback for ``answer`` (never raises, so a notebook runs on)."""
-        print(self.grade(answer).text)
+    def check(self, answer: object, seed: int | None = None) -> None:
+        """Print the feedback for ``answer`` (never raises, so a notebook runs on), and count a
+        graded attempt in the learner's progress record."""
+        feedback = self.grade(answer, seed)
+        print(feedback.text)
+        if feedback.correct is not None:
+            progress.record_quietly(self.name, feedback.correct)
 
-    def hint(self) -> None:
+    def hint(self, seed: int | None = None) -> None:
         """Print a nudge towards the answer."""
-        print(f"Hint: {self._hint}")
+        print(f"Hint: {self._text(self._hint, self.params(seed))}")
 
-    def solution(self) -> None:
+    def solution(self, seed: int | None = None) -> None:
         """Print the answer, why it is right (with the rule IDs) and what the engine did."""
-        outcome = self.scenario()
-        facts = dict(outcome.facts)
+        params = self.params(seed)
+        outcome = self.scenario() if params is None else self.scenario(params)
+        facts = _facts(outcome, params)
         print(f"Solution: answer = {self.form.show(outcome.answer)}")
         why = " ".join(part.format(**facts) for part in (self.explanation, self.confirm) if part)
         print(f"Why: {why} ({self.citation})")
@@ -181,19 +246,68 @@ class Exercise:
             print("\nWhat the engine did (time, queue manager, queue, event, message):")
             print(outcome.story)
 
-    def show(self) -> None:
+    def show(self, seed: int | None = None) -> None:
         """Print the question and the code the check runs on the engine, up to the question."""
-        print(textwrap.fill(f"{self.name}: {self.question}", width=100) + "\n")
+        seed = self._seed(seed)
+        params = self.params(seed)
+        question = self._text(self.question, params)
+        print(textwrap.fill(f"{self.name}: {question}", width=100) + "\n")
+        if params is not None and seed != 0:
+            print(f"(Your variant of this exercise: seed {seed}.)\n")
         print("The scenario (each check runs it on the engine, then reads the answer):\n")
         for helper in self.helpers:
-            print(textwrap.dedent(inspect.getsource(helper)))
-        print(_scenario_source(self.scenario))
+            print(render(helper, params))
+        print(_scenario_source(self.scenario, params))
+
+    def _seed(self, seed: int | None) -> int:
+        try:
+            return current_seed() if seed is None else read_seed(seed)
+        except ValueError as error:
+            raise ValueError(f"{self.name}: {error}") from None
+
+    @staticmethod
+    def _text(template: str, params: Variant | None) -> str:
+        return template if params is None else template.format(p=params)
 
 
-def _scenario_source(scenario: Callable[[], Outcome]) -> str:
+_drawn: dict[tuple[type[Variant], int], tuple[Variant, int]] = {}
+
+
+def draw_variant(
+    variants: type[Variant], seed: int, exercises: list[Exercise]
+) -> tuple[Variant, int]:
+    """Variant ``seed`` of ``variants``, well-posed for every one of ``exercises``, and how many
+    draws it took: the stream of the seed is drawn from until the engine finds a variant that is
+    (:mod:`mqlearn.checks.wellposed`). Remembered, so each seed is drawn once per process."""
+    key = (variants, seed)
+    if key not in _drawn:
+        rng = variant_rng(f"{variants.__module__}.{variants.__qualname__}", seed)
+        for tries in range(1, MAX_DRAWS + 1):
+            candidate = variants.draw(rng)
+            if not any(problems(exercise, candidate) for exercise in exercises):
+                _drawn[key] = (candidate, tries)
+                break
+        else:
+            names = ", ".join(exercise.name for exercise in exercises)
+            raise RuntimeError(
+                f"{names}: no well-posed variant for seed {seed} in {MAX_DRAWS} draws"
+            )
+    return _drawn[key]
+
+
+def _facts(outcome: Outcome, params: Variant | None) -> dict[str, object]:
+    """The facts the texts are formatted with: the outcome's, and the variant as ``p``."""
+    facts = dict(outcome.facts)
+    if params is not None:
+        facts["p"] = params
+    return facts
+
+
+def _scenario_source(scenario: Callable[..., Outcome], params: Variant | None = None) -> str:
     """The scenario's body without its ``def`` line and docstring, dedented, up to the
-    ``# the answer`` comment (what follows reads the answer and the facts out of the engine)."""
-    lines = textwrap.dedent(inspect.getsource(scenario)).splitlines()
+    ``# the answer`` comment (what follows reads the answer and the facts out of the engine),
+    with the variant ``params`` written in."""
+    lines = render(scenario, params).splitlines()
     body = ast.parse("\n".join(lines)).body[0]
     assert isinstance(body, ast.FunctionDef)
     statements = body.body

@@ -2,28 +2,70 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from random import Random
+from typing import ClassVar, Self
+
 import mqlearn as mq
 from mqlearn import CMQC
 from mqlearn.checks.answers import Number, Reason
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters, get_reason
+from mqlearn.checks.variants import Variant
+from mqlearn.checks.wording import duration_words, listing, plural, seconds
+
+EXPIRED_BY = 10  # tenths: every short lifetime drawn ends at least this long before the call
 
 
-def _depth_after_browse() -> Outcome:
+@dataclass(frozen=True)
+class AroundALiveOne(Variant):
+    """q1: two short lifetimes around a long one, and a wait between them (tenths, seconds)."""
+
+    a: int = 20
+    b: int = 100
+    c: int = 20
+    wait_s: int = 5
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        wait_s = rng.randrange(2, 60)
+        over = 10 * wait_s - EXPIRED_BY + 1  # lifetimes below this are over at the browse
+        b = rng.randrange(10 * wait_s + EXPIRED_BY, 6_000)
+        return cls(rng.randrange(1, over), b, rng.randrange(1, over), wait_s)
+
+    @property
+    def a_s(self) -> str:
+        return seconds(self.a)
+
+    @property
+    def b_s(self) -> str:
+        return seconds(self.b)
+
+    @property
+    def c_s(self) -> str:
+        return seconds(self.c)
+
+
+def _depth_after_browse(p: AroundALiveOne = AroundALiveOne()) -> Outcome:
     """Two short-lived messages around a long-lived one, then one browse."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=20))  # 2 s
-    letters.put(q, "B", mq.MD(Expiry=100))  # 10 s
-    letters.put(q, "C", mq.MD(Expiry=20))  # 2 s
-    qm.sim.advance(seconds=5)
+    letters.put(q, "A", mq.MD(Expiry=p.a))  # {p.a_s}
+    letters.put(q, "B", mq.MD(Expiry=p.b))  # {p.b_s}
+    letters.put(q, "C", mq.MD(Expiry=p.c))  # {p.c_s}
+    qm.sim.advance(seconds=p.wait_s)
     depth_before = qm.curdepth("APP.IN")
     q.get(None, mq.MD(), mq.GMO(Options=CMQC.MQGMO_BROWSE_FIRST))
     # the answer: CURDEPTH now
     live = int((~qm.queue_frame("APP.IN")["expired"]).sum())
-    return Outcome(qm.curdepth("APP.IN"), {"before": depth_before, "live": live}, letters.story(qm))
+    discarded = letters.seen(qm, "discard")
+    return Outcome(
+        qm.curdepth("APP.IN"),
+        {"before": depth_before, "live": live, "discarded": len(discarded)},
+        letters.story(qm),
+    )
 
 
 q1 = Exercise(
@@ -42,23 +84,46 @@ q1 = Exercise(
         Misconception("before", "A browse discards too, not only a destructive get."),
         Misconception("live", "Expired messages that no call has met still count."),
     ),
+    variants=AroundALiveOne,
+    teaches=lambda outcome: outcome.number("discarded") == 1,
 )
 
 
-def _get_with_wait() -> Outcome:
-    """Both messages have expired; the consumer waits up to five seconds for one."""
+@dataclass(frozen=True)
+class BothExpired(Variant):
+    """q2: two lifetimes, both over when the get comes, and how long the get would wait (ms)."""
+
+    a: int = 10
+    b: int = 10
+    wait_s: int = 2
+    wait_interval: int = 5000
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        wait_s = rng.randrange(2, 120)
+        over = 10 * wait_s - EXPIRED_BY + 1
+        interval = rng.choice([1000, 5000, 10_000, 100 * rng.randrange(1, 600)])
+        return cls(rng.randrange(1, over), rng.randrange(1, over), wait_s, interval)
+
+
+def _get_with_wait(p: BothExpired = BothExpired()) -> Outcome:
+    """Both messages have expired; the consumer waits a few seconds for one."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=10))
-    letters.put(q, "B", mq.MD(Expiry=10))
-    qm.sim.advance(seconds=2)
-    reason = get_reason(q, gmo=mq.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=5000))
+    letters.put(q, "A", mq.MD(Expiry=p.a))
+    letters.put(q, "B", mq.MD(Expiry=p.b))
+    qm.sim.advance(seconds=p.wait_s)
+    reason = get_reason(q, gmo=mq.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=p.wait_interval))
     # the answer: reason
     return Outcome(
         reason,
-        {"success": CMQC.MQRC_NONE, "expiry_error": CMQC.MQRC_EXPIRY_ERROR},
+        {
+            "success": CMQC.MQRC_NONE,
+            "expiry_error": CMQC.MQRC_EXPIRY_ERROR,
+            "discarded": len(letters.seen(qm, "discard")),
+        },
         letters.story(qm),
     )
 
@@ -82,24 +147,46 @@ q2 = Exercise(
             "2013 is about putting an invalid Expiry; the consumer learns nothing about expiry.",
         ),
     ),
+    variants=BothExpired,
+    teaches=lambda outcome: outcome.number("discarded") == 2,
 )
 
 
-def _depth_trigger() -> Outcome:
+@dataclass(frozen=True)
+class TwoExpiredThenOne(Variant):
+    """q3: two lifetimes over before the third put, and the third message's Expiry."""
+
+    SHOWN: ClassVar = {CMQC.MQEI_UNLIMITED: "CMQC.MQEI_UNLIMITED"}
+    a: int = 10
+    b: int = 10
+    wait_s: int = 2
+    c: int = CMQC.MQEI_UNLIMITED
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        wait_s = rng.randrange(2, 120)
+        over = 10 * wait_s - EXPIRED_BY + 1
+        c = rng.choice([CMQC.MQEI_UNLIMITED, rng.randrange(10, 36_000)])
+        return cls(rng.randrange(1, over), rng.randrange(1, over), wait_s, c)
+
+
+def _depth_trigger(p: TwoExpiredThenOne = TwoExpiredThenOne()) -> Outcome:
     """A queue triggered at depth 3 holds two expired messages when a third arrives."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("INIT.Q")
     qm.define_qlocal("APP.IN", trigger=True, trigtype="DEPTH", trigdpth=3, initq="INIT.Q")
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=10))
-    letters.put(q, "B", mq.MD(Expiry=10))
-    qm.sim.advance(seconds=2)
-    letters.put(q, "C", mq.MD(Expiry=CMQC.MQEI_UNLIMITED))
+    letters.put(q, "A", mq.MD(Expiry=p.a))
+    letters.put(q, "B", mq.MD(Expiry=p.b))
+    qm.sim.advance(seconds=p.wait_s)
+    letters.put(q, "C", mq.MD(Expiry=p.c))
     # the answer: CURDEPTH of INIT.Q
     live = int((~qm.queue_frame("APP.IN")["expired"]).sum())
     return Outcome(
-        qm.curdepth("INIT.Q"), {"live_only": int(live >= 3), "live": live}, letters.story(qm)
+        qm.curdepth("INIT.Q"),
+        {"live_only": int(live >= 3), "live": live, "depth": qm.curdepth("APP.IN")},
+        letters.story(qm),
     )
 
 
@@ -118,32 +205,95 @@ q3 = Exercise(
     misconceptions=(
         Misconception("live_only", "The trigger counts expired, undiscarded messages too."),
     ),
+    variants=TwoExpiredThenOne,
+    teaches=lambda outcome: outcome.number("live") == 1 and outcome.number("depth") == 3,
 )
 
+SCAN_S = 300  # mqlearn's expiry task first runs 300 s after the queue manager is created
 
-def _expiry_task() -> Outcome:
+
+@dataclass(frozen=True)
+class ThreeLifetimes(Variant):
+    """q4: three lifetimes, each over before the first scan, after it, or not by the look."""
+
+    a: int = 100
+    b: int = 6000
+    c: int = 1000
+    look_s: int = 301
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        look_s = rng.randrange(SCAN_S + 1, 2 * SCAN_S)
+        ends = {  # lifetimes (whole seconds) that end before the scan, between it and the look, after
+            "before": (1, SCAN_S - 1),
+            "between": (SCAN_S + 1, look_s),
+            "long": (look_s + 1, 3_600),
+        }
+        third = rng.choice(["before", "long", "between"] if look_s > SCAN_S + 2 else ["long"])
+        kinds = ["before", "long", third]
+        rng.shuffle(kinds)
+        a, b, c = (10 * rng.randrange(*ends[kind]) for kind in kinds)
+        return cls(a, b, c, look_s)
+
+    @property
+    def a_s(self) -> str:
+        return seconds(self.a)
+
+    @property
+    def b_s(self) -> str:
+        return seconds(self.b)
+
+    @property
+    def c_s(self) -> str:
+        return seconds(self.c)
+
+
+def _expiry_task(p: ThreeLifetimes = ThreeLifetimes()) -> Outcome:
     """Distributed profile: the queue manager's expiry task runs every 300 s by default."""
     qm = mq.QueueManager("QM1", profile="distributed")
     qm.define_qlocal("APP.IN")
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=100))  # 10 s
-    letters.put(q, "B", mq.MD(Expiry=6000))  # 10 min
-    letters.put(q, "C", mq.MD(Expiry=1000))  # 100 s
-    qm.sim.advance(seconds=301)
+    letters.put(q, "A", mq.MD(Expiry=p.a))  # {p.a_s}
+    letters.put(q, "B", mq.MD(Expiry=p.b))  # {p.b_s}
+    letters.put(q, "C", mq.MD(Expiry=p.c))  # {p.c_s}
+    qm.sim.advance(seconds=p.look_s)
     # the answer: CURDEPTH now
+    removed = sorted(letters.seen(qm, "discard"))
+    kept = letters.on_queue(qm, "APP.IN")
+    expired = letters.on_queue(qm, "APP.IN", expired=True)
     return Outcome(
         qm.curdepth("APP.IN"),
-        {"no_scan": len(qm.queue_frame("APP.IN")) + len(letters.seen(qm, "discard"))},
+        {
+            "no_scan": len(qm.queue_frame("APP.IN")) + len(removed),
+            "removed": listing(removed),
+            "kept": _kept_words(kept, expired, p),
+            "scans": len(removed),
+        },
         letters.story(qm),
     )
+
+
+def _kept_words(kept: tuple[str, ...], expired: tuple[str, ...], p: ThreeLifetimes) -> str:
+    """What became of the messages the scan left: "B lives for ten minutes." for the notebook."""
+    alive = [letter for letter in kept if letter not in expired]
+    parts = []
+    if len(alive) == 1 and not expired:
+        lifetime = {"A": p.a, "B": p.b, "C": p.c}[alive[0]]
+        parts.append(f"{alive[0]} lives for {duration_words(lifetime)}")
+    elif alive:
+        parts.append(f"{listing(alive)} {plural(len(alive), 'is', 'are')} still live")
+    if expired:
+        has, counts = plural(len(expired), "has", "have"), plural(len(expired), "counts", "count")
+        parts.append(f"{listing(expired)} {has} expired since, and still {counts}")
+    return "; ".join(parts) + "."
 
 
 q4 = Exercise(
     "nb02.q4",
     question=(
         "In mqlearn, whose expiry task first runs 300 s after the queue manager starts, no "
-        "application touches APP.IN for 301 seconds. What is CURDEPTH then?"
+        "application touches APP.IN for {p.look_s} seconds. What is CURDEPTH then?"
     ),
     scenario=_expiry_task,
     form=Number(example=3),
@@ -156,28 +306,65 @@ q4 = Exercise(
         "the queue manager is created."
     ),
     hint="Which messages have expired by the time the 300 s scan runs?",
-    confirm="mqlearn's scan at 300 s removed A and C; B lives for ten minutes.",
+    confirm="mqlearn's scan at 300 s removed {removed}; {kept}",
     misconceptions=(
         Misconception(
             "no_scan", "Without a get, only a background scan can help, and in mqlearn one ran."
         ),
     ),
+    variants=ThreeLifetimes,
+    teaches=lambda outcome: outcome.number("scans") > 0,
 )
 
 
-def _refresh_expiry() -> Outcome:
+def _four_places() -> list[tuple[str, str]]:
+    return [("APP.IN", "A"), ("APP.IN", "B"), ("APP.OUT", "C"), ("OTHER.Q", "D")]
+
+
+@dataclass(frozen=True)
+class FourPlaces(Variant):
+    """q5: the queue of each of four messages (at least one on OTHER.Q, one on an APP.* queue),
+    their common lifetime, and when the scan is asked for."""
+
+    places: list[tuple[str, str]] = field(default_factory=_four_places)
+    expiry: int = 10
+    wait_s: int = 60
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        queues = [rng.choice(["APP.IN", "APP.OUT"]), "OTHER.Q"]
+        queues += rng.choices(["APP.IN", "APP.OUT", "OTHER.Q"], k=2)
+        rng.shuffle(queues)
+        wait_s = rng.randrange(2, 600)
+        expiry = rng.randrange(1, 10 * wait_s - EXPIRED_BY + 1)
+        return cls(
+            [(queue, letter) for queue, letter in zip(queues, "ABCD", strict=True)], expiry, wait_s
+        )
+
+
+def _refresh_expiry(p: FourPlaces = FourPlaces()) -> Outcome:
     """z/OS profile: an operator asks for an expiry scan of the queues named APP.*."""
     qm = mq.QueueManager("QM1", profile="zos")
     for name in ("APP.IN", "APP.OUT", "OTHER.Q"):
         qm.define_qlocal(name)
     letters = Letters()
     no_syncpoint = mq.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)  # z/OS puts default to syncpoint
-    for name, letter in [("APP.IN", "A"), ("APP.IN", "B"), ("APP.OUT", "C"), ("OTHER.Q", "D")]:
-        letters.put(mq.Queue(qm, name), letter, mq.MD(Expiry=10), no_syncpoint)
-    qm.sim.advance(seconds=60)
+    for name, letter in p.places:
+        letters.put(mq.Queue(qm, name), letter, mq.MD(Expiry=p.expiry), no_syncpoint)
+    qm.sim.advance(seconds=p.wait_s)
     discarded = qm.refresh_expiry("APP.*")  # REFRESH QMGR TYPE(EXPIRY) NAME(APP.*)
     # the answer: discarded
-    return Outcome(discarded, {"all_queues": discarded + qm.curdepth("OTHER.Q")}, letters.story(qm))
+    scanned = sorted(letters.seen(qm, "discard"))
+    waiting = letters.on_queue(qm, "OTHER.Q")
+    return Outcome(
+        discarded,
+        {
+            "all_queues": discarded + qm.curdepth("OTHER.Q"),
+            "scanned": f"{listing(scanned)} {plural(len(scanned), 'was', 'were')}",
+            "waiting": f"{listing(waiting)} on OTHER.Q {plural(len(waiting), 'waits', 'wait')}",
+        },
+        letters.story(qm),
+    )
 
 
 q5 = Exercise(
@@ -191,6 +378,8 @@ q5 = Exercise(
         "TYPE(EXPIRY) scans on request, but only the queues whose names match NAME."
     ),
     hint="All four messages have expired. Which queues does the generic name APP.* match?",
-    confirm="A, B and C were on APP.* queues; D on OTHER.Q waits for a get or a later scan.",
+    confirm="{scanned} on APP.* queues; {waiting} for a get or a later scan.",
     misconceptions=(Misconception("all_queues", "OTHER.Q does not match APP.*."),),
+    variants=FourPlaces,
+    teaches=lambda outcome: outcome.number() > 0,
 )

@@ -2,26 +2,63 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from random import Random
+from typing import Self
+
 import mqlearn as mq
 from mqlearn import CMQC
 from mqlearn.checks.answers import Choice, Number, Reason
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters, get_reason
+from mqlearn.checks.variants import Variant
+from mqlearn.checks.wording import capitalized, duration_words, listing, number_words
+
+REPORT_LIFETIME_S = 60  # what MQRO_PASS_DISCARD_AND_EXPIRY gives an expiration report (RPT-07)
 
 
-def _report_expiry() -> Outcome:
+@dataclass(frozen=True)
+class ExpiredThenGot(Variant):
+    """A lifetime (tenths) and a wait (whole seconds) after which it is over, a common shape of
+    this notebook's scenarios."""
+
+    expiry: int = 10
+    wait_s: int = 2
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        wait_s = rng.randrange(2, 120)
+        return cls(rng.randrange(1, 10 * wait_s - 9), wait_s)
+
+
+@dataclass(frozen=True)
+class ReportWaits(Variant):
+    """q1: the message's lifetime, when the get discards it, and how long its report waits
+    (whole seconds, within the report's own lifetime)."""
+
+    expiry: int = 50
+    wait_s: int = 6
+    report_wait_s: int = 45
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        wait_s = rng.randrange(2, 120)
+        return cls(rng.randrange(1, 10 * wait_s - 9), wait_s, rng.randrange(1, REPORT_LIFETIME_S))
+
+
+def _report_expiry(p: ReportWaits = ReportWaits()) -> Outcome:
     """A message asks for an expiration report with MQRO_PASS_DISCARD_AND_EXPIRY."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     qm.define_qlocal("REPLY.Q")
     letters = Letters()
     report = CMQC.MQRO_EXPIRATION | CMQC.MQRO_PASS_DISCARD_AND_EXPIRY
-    md = mq.MD(Expiry=50, Report=report, ReplyToQ="REPLY.Q")
+    md = mq.MD(Expiry=p.expiry, Report=report, ReplyToQ="REPLY.Q")
     letters.put(mq.Queue(qm, "APP.IN"), "A", md)
-    qm.sim.advance(seconds=6)
+    qm.sim.advance(seconds=p.wait_s)
     get_reason(mq.Queue(qm, "APP.IN"))  # 2033: A is discarded and its report sent
-    qm.sim.advance(seconds=45)  # the report waits on REPLY.Q
-    report_md = mq.MD()
+    qm.sim.advance(seconds=p.report_wait_s)  # the report waits on REPLY.Q
+    report_md = mq.MD(Version=CMQC.MQMD_VERSION_2)  # reports are read with a version-2 MD
     mq.Queue(qm, "REPLY.Q").get(None, report_md)
     # the answer: report_md.Expiry
     sent = next(e for e in qm.events if e.kind == "put" and e.queue == "REPLY.Q")
@@ -35,8 +72,8 @@ def _report_expiry() -> Outcome:
 q1 = Exercise(
     "nb04.q1",
     question=(
-        "The expiration report waits 45 s on REPLY.Q before it is got. What Expiry does that "
-        "get return?"
+        "The expiration report waits {p.report_wait_s} s on REPLY.Q before it is got. What Expiry "
+        "does that get return?"
     ),
     scenario=_report_expiry,
     form=Number(example=-1),
@@ -51,27 +88,48 @@ q1 = Exercise(
         "Start from the fixed lifetime of an expiration report sent with "
         "MQRO_PASS_DISCARD_AND_EXPIRY (600 tenths), then take off the wait."
     ),
-    confirm="The report started with {fresh} tenths (60 s); 45 s later {got} are left.",
+    confirm=(
+        "The report started with {fresh} tenths (60 s); {p.report_wait_s} s later {got} are left."
+    ),
     misconceptions=(
         Misconception(
             "unlimited",
             "That is a report's usual Expiry, but this message set MQRO_PASS_DISCARD_AND_EXPIRY.",
         ),
-        Misconception("fresh", "Right lifetime, but the report waited 45 s before the get."),
+        Misconception(
+            "fresh", "Right lifetime, but the report waited {p.report_wait_s} s before the get."
+        ),
     ),
+    variants=ReportWaits,
 )
 
 
-def _report_data_length() -> Outcome:
-    """A 60-byte message asks for MQRO_EXPIRATION_WITH_DATA."""
+@dataclass(frozen=True)
+class ShortMessage(Variant):
+    """q2: the length of a message shorter than the 100 bytes _WITH_DATA keeps, its lifetime,
+    and the wait after which it is over."""
+
+    length: int = 60
+    expiry: int = 10
+    wait_s: int = 2
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        wait_s = rng.randrange(2, 120)
+        return cls(rng.randrange(1, 100), rng.randrange(1, 10 * wait_s - 9), wait_s)
+
+
+def _report_data_length(p: ShortMessage = ShortMessage()) -> Outcome:
+    """A short message asks for MQRO_EXPIRATION_WITH_DATA."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     qm.define_qlocal("REPLY.Q")
-    md = mq.MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION_WITH_DATA, ReplyToQ="REPLY.Q")
-    mq.Queue(qm, "APP.IN").put(b"x" * 60, md)
-    qm.sim.advance(seconds=2)
+    md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION_WITH_DATA, ReplyToQ="REPLY.Q")
+    mq.Queue(qm, "APP.IN").put(b"x" * p.length, md)
+    qm.sim.advance(seconds=p.wait_s)
     get_reason(mq.Queue(qm, "APP.IN"))  # 2033: the message is discarded, its report sent
-    data = mq.Queue(qm, "REPLY.Q").get()
+    report_md = mq.MD(Version=CMQC.MQMD_VERSION_2)  # reports are read with a version-2 MD
+    data = mq.Queue(qm, "REPLY.Q").get(None, report_md)
     # the answer: len(data)
     return Outcome(len(data), {"hundred": 100, "none": 0, "length": len(data)})
 
@@ -92,23 +150,46 @@ q2 = Exercise(
         Misconception("hundred", "At most 100 bytes: this message does not have that many."),
         Misconception("none", "No data is what plain MQRO_EXPIRATION gives."),
     ),
+    variants=ShortMessage,
 )
 
+WHERE_IT_WENT = {  # confirm texts, by where the report landed
+    "DLQ": "It waits on the DLQ behind an MQDLH that says why it could not be delivered.",
+    "nowhere": "No dead-letter queue could take it, so the queue manager threw it away.",
+}
 
-def _missing_reply_queue() -> Outcome:
-    """The reply-to queue named by the message does not exist; the queue manager has a DLQ."""
+
+@dataclass(frozen=True)
+class DeadLetterQueue(Variant):
+    """q3: the queue manager's DEADQ (the DLQ defined, none, or a queue that does not exist),
+    the lifetime and the wait."""
+
+    deadq: str = "DLQ"
+    expiry: int = 10
+    wait_s: int = 2
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        timing = ExpiredThenGot.draw(rng)
+        return cls(rng.choice(["DLQ", "DLQ", "", "NO.SUCH.DLQ"]), timing.expiry, timing.wait_s)
+
+
+def _missing_reply_queue(p: DeadLetterQueue = DeadLetterQueue()) -> Outcome:
+    """The reply-to queue named by the message does not exist; the queue manager may have a
+    DLQ."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     qm.define_qlocal("DLQ")
-    qm.alter_qmgr(deadq="DLQ")
+    qm.alter_qmgr(deadq=p.deadq)
     letters = Letters()
-    md = mq.MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="GONE.Q")
+    md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="GONE.Q")
     letters.put(mq.Queue(qm, "APP.IN"), "A", md)
-    qm.sim.advance(seconds=2)
+    qm.sim.advance(seconds=p.wait_s)
     get_reason(mq.Queue(qm, "APP.IN"))  # 2033: A is discarded, a report is due
     # the answer: the queue the report landed on
     landed = [e.queue for e in qm.events if e.kind == "put" and e.cause == "qmgr"]
-    return Outcome(landed[0] if landed else "nowhere", {}, letters.story(qm))
+    where = landed[0] if landed else "nowhere"
+    return Outcome(where, {"where_it_went": WHERE_IT_WENT.get(where, "")}, letters.story(qm))
 
 
 q3 = Exercise(
@@ -122,21 +203,22 @@ q3 = Exercise(
         "dead-letter queue, and only when that fails too (or there is none) is it thrown away."
     ),
     hint="Can anything be put to a queue that does not exist? What is the queue manager's DEADQ?",
-    confirm="It waits on the DLQ behind an MQDLH that says why it could not be delivered.",
+    confirm="{where_it_went}",
+    variants=DeadLetterQueue,
 )
 
 
-def _dead_letter_reason() -> Outcome:
+def _dead_letter_reason(p: ExpiredThenGot = ExpiredThenGot()) -> Outcome:
     """The same missing reply-to queue; read the MQDLH in front of the report on the DLQ."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     qm.define_qlocal("DLQ")
     qm.alter_qmgr(deadq="DLQ")
-    md = mq.MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="GONE.Q")
+    md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="GONE.Q")
     Letters().put(mq.Queue(qm, "APP.IN"), "A", md)
-    qm.sim.advance(seconds=2)
+    qm.sim.advance(seconds=p.wait_s)
     get_reason(mq.Queue(qm, "APP.IN"))
-    dead_md = mq.MD()
+    dead_md = mq.MD(Version=CMQC.MQMD_VERSION_2)  # version 2: the data starts with the MQDLH
     dlh = mq.MQDLH.unpack(mq.Queue(qm, "DLQ").get(None, dead_md))
     # the answer: dlh.Reason
     return Outcome(dlh.Reason, {"feedback": dead_md.Feedback, "no_msg": CMQC.MQRC_NO_MSG_AVAILABLE})
@@ -161,21 +243,52 @@ q4 = Exercise(
         ),
         Misconception("no_msg", "2033 is what the consumer's get returned, not the put's reason."),
     ),
+    variants=ExpiredThenGot,
 )
 
 
-def _reports_before_any_get() -> Outcome:
-    """Three messages ask for expiration reports; nobody gets anything for a minute."""
+@dataclass(frozen=True)
+class NobodyLooks(Variant):
+    """q5: two to five messages asking for reports, their lifetime, and a wait (whole seconds)
+    after which they are all over."""
+
+    letters: str = "ABC"
+    expiry: int = 10
+    wait_s: int = 60
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        wait_s = rng.randrange(2, 600)
+        return cls("ABCDE"[: rng.randrange(2, 6)], rng.randrange(1, 10 * wait_s - 9), wait_s)
+
+    @property
+    def later(self) -> str:
+        if self.wait_s == 60:
+            return "A minute"
+        return capitalized(duration_words(10 * self.wait_s))
+
+    @property
+    def any_of_them(self) -> str:
+        return listing(list(self.letters), "or")
+
+    @property
+    def all_of_them(self) -> str:
+        count = len(self.letters)
+        return "Both" if count == 2 else f"All {number_words(count)}"
+
+
+def _reports_before_any_get(p: NobodyLooks = NobodyLooks()) -> Outcome:
+    """Messages ask for expiration reports; nobody gets anything for a while."""
     qm = mq.QueueManager("QM1")
     qm.alter_qmgr(expryint=0)  # qm.ini ExpiryInterval=0: this queue manager runs no expiry task
     qm.define_qlocal("APP.IN")
     qm.define_qlocal("REPLY.Q")
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    for letter in "ABC":
-        md = mq.MD(Expiry=10, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")
+    for letter in p.letters:
+        md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")
         letters.put(q, letter, md)
-    qm.sim.advance(seconds=60)
+    qm.sim.advance(seconds=p.wait_s)
     # the answer: CURDEPTH of REPLY.Q
     eligible = int(qm.queue_frame("APP.IN")["expired"].sum())
     return Outcome(qm.curdepth("REPLY.Q"), {"at_eligibility": eligible}, letters.story(qm))
@@ -184,7 +297,7 @@ def _reports_before_any_get() -> Outcome:
 q5 = Exercise(
     "nb04.q5",
     question=(
-        "This queue manager runs no expiry task (ExpiryInterval 0). A minute later, how many "
+        "This queue manager runs no expiry task (ExpiryInterval 0). {p.later} later, how many "
         "reports are waiting on REPLY.Q?"
     ),
     scenario=_reports_before_any_get,
@@ -194,9 +307,10 @@ q5 = Exercise(
         "An expiration report is sent when the message is actually discarded, not at the moment "
         "it becomes eligible; and becoming eligible discards nothing by itself."
     ),
-    hint="Has anything discarded A, B or C yet? This queue manager runs no expiry task.",
-    confirm="All three are eligible, none discarded: no reports yet.",
+    hint="Has anything discarded {p.any_of_them} yet? This queue manager runs no expiry task.",
+    confirm="{p.all_of_them} are eligible, none discarded: no reports yet.",
     misconceptions=(
         Misconception("at_eligibility", "Reports wait for the discard, not for eligibility."),
     ),
+    variants=NobodyLooks,
 )

@@ -2,25 +2,53 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from random import Random
+from typing import ClassVar, Self
+
 import mqlearn as mq
 from mqlearn import CMQC
 from mqlearn.checks.answers import LetterSet, Number, Numbers, Reason
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters, get_reason
+from mqlearn.checks.variants import Variant
+from mqlearn.checks.wording import duration_words, listing, plural
 
 
-def _commit_late() -> Outcome:
-    """A two-second message is put under syncpoint and committed three seconds later."""
+@dataclass(frozen=True)
+class LateCommit(Variant):
+    """q1: a lifetime in whole seconds, and a commit that comes after it is over."""
+
+    expiry: int = 20
+    commit_s: int = 3
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        lifetime_s = rng.randrange(1, 60)
+        return cls(10 * lifetime_s, rng.randrange(lifetime_s + 1, lifetime_s + 60))
+
+    @property
+    def expiry_s(self) -> int:
+        return self.expiry // 10
+
+    @property
+    def expiry_words(self) -> str:
+        return duration_words(self.expiry)
+
+
+def _commit_late(p: LateCommit = LateCommit()) -> Outcome:
+    """A short-lived message is put under syncpoint and committed after its lifetime."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=20), mq.PMO(Options=CMQC.MQPMO_SYNCPOINT))
-    qm.sim.advance(seconds=3)
+    letters.put(q, "A", mq.MD(Expiry=p.expiry), mq.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    qm.sim.advance(seconds=p.commit_s)
     qm.commit()
     reason = get_reason(q)
     # the answer: reason
-    return Outcome(reason, {"success": CMQC.MQRC_NONE}, letters.story(qm))
+    discarded = len(letters.seen(qm, "discard"))
+    return Outcome(reason, {"success": CMQC.MQRC_NONE, "discarded": discarded}, letters.story(qm))
 
 
 q1 = Exercise(
@@ -33,29 +61,63 @@ q1 = Exercise(
         "A message's lifetime starts at MQPUT, even under syncpoint: the time it waits for the "
         "commit counts, and a message that expired before the commit is never returned after it."
     ),
-    hint="When did A's two seconds start: at the put, or at the commit?",
-    confirm="A expired at 2 s, before the commit at 3 s; the get found nothing live.",
+    hint="When did A's {p.expiry_words} start: at the put, or at the commit?",
+    confirm=(
+        "A expired at {p.expiry_s} s, before the commit at {p.commit_s} s; the get found "
+        "nothing live."
+    ),
     misconceptions=(Misconception("success", "The clock started at MQPUT, not at MQCMIT."),),
+    variants=LateCommit,
+    teaches=lambda outcome: outcome.number("discarded") == 1,
 )
 
 
-def _backout_nearly_expired() -> Outcome:
-    """A message got under syncpoint with one second left; the unit of work is backed out later."""
+@dataclass(frozen=True)
+class HeldTooLong(Variant):
+    """q2: a lifetime (whole seconds), the wait before the syncpoint get (shorter), and how
+    long the unit of work then lasts (past the end of the lifetime)."""
+
+    expiry: int = 50
+    wait_s: int = 4
+    work_s: int = 2
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        lifetime_s = rng.randrange(2, 120)
+        wait_s = rng.randrange(1, lifetime_s)
+        return cls(10 * lifetime_s, wait_s, rng.randrange(lifetime_s - wait_s + 1, lifetime_s + 30))
+
+    @property
+    def left(self) -> int:
+        return self.expiry - 10 * self.wait_s
+
+    @property
+    def left_s(self) -> str:
+        return f"{self.left / 10:g}"
+
+
+def _backout_nearly_expired(p: HeldTooLong = HeldTooLong()) -> Outcome:
+    """A message got under syncpoint shortly before it expires; the unit of work is backed out
+    later."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=50))
-    qm.sim.advance(seconds=4)
-    q.get(None, mq.MD(), mq.GMO(Options=CMQC.MQGMO_SYNCPOINT))  # A, Expiry 10 left
-    qm.sim.advance(seconds=2)  # the application works on it, then fails
+    letters.put(q, "A", mq.MD(Expiry=p.expiry))
+    qm.sim.advance(seconds=p.wait_s)
+    q.get(None, mq.MD(), mq.GMO(Options=CMQC.MQGMO_SYNCPOINT))  # A, Expiry {p.left} left
+    qm.sim.advance(seconds=p.work_s)  # the application works on it, then fails
     qm.backout()
     depth_after_backout = qm.curdepth("APP.IN")
     reason = get_reason(q)
     # the answer: reason
     return Outcome(
         reason,
-        {"success": CMQC.MQRC_NONE, "depth": depth_after_backout},
+        {
+            "success": CMQC.MQRC_NONE,
+            "depth": depth_after_backout,
+            "discarded": len(letters.seen(qm, "discard")),
+        },
         letters.story(qm),
     )
 
@@ -70,22 +132,44 @@ q2 = Exercise(
         "Backout puts the message back in its old place with BackoutCount + 1, but with its "
         "original deadline: the clock kept running while the application held it."
     ),
-    hint="A had 1 s left when it was got. How long did the unit of work last?",
+    hint="A had {p.left_s} s left when it was got. How long did the unit of work last?",
     confirm="A came back (CURDEPTH {depth}) already expired, and the get discarded it.",
     misconceptions=(Misconception("success", "Backout does not restart the message's lifetime."),),
+    variants=HeldTooLong,
+    teaches=lambda outcome: outcome.number("depth") == 1 and outcome.number("discarded") == 1,
 )
 
 
-def _lock_then_two_gets() -> Outcome:
+@dataclass(frozen=True)
+class LockedTooLong(Variant):
+    """q3: a lifetime (whole seconds), when the locking browse comes (before its end), and how
+    long after it the two gets come (past its end)."""
+
+    expiry: int = 30
+    browse_s: int = 1
+    later_s: int = 3
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        lifetime_s = rng.randrange(2, 120)
+        browse_s = rng.randrange(1, lifetime_s)
+        return cls(10 * lifetime_s, browse_s, rng.randrange(lifetime_s - browse_s + 1, 150))
+
+    @property
+    def expiry_s(self) -> int:
+        return self.expiry // 10
+
+
+def _lock_then_two_gets(p: LockedTooLong = LockedTooLong()) -> Outcome:
     """One handle browses A with a lock; A expires; another handle gets, then the first."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     browser, other = mq.Queue(qm, "APP.IN"), mq.Queue(qm, "APP.IN")  # two handles
     letters = Letters()
-    letters.put(browser, "A", mq.MD(Expiry=30))
-    qm.sim.advance(seconds=1)
+    letters.put(browser, "A", mq.MD(Expiry=p.expiry))
+    qm.sim.advance(seconds=p.browse_s)
     browser.get(None, mq.MD(), mq.GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK))
-    qm.sim.advance(seconds=3)
+    qm.sim.advance(seconds=p.later_s)
     other_reason = get_reason(other)
     cursor_reason = get_reason(browser, gmo=mq.GMO(Options=CMQC.MQGMO_MSG_UNDER_CURSOR))
     # the answer: (other_reason, cursor_reason)
@@ -120,23 +204,53 @@ q3 = Exercise(
         "discarded it and failed with MQRC_NO_MSG_UNDER_CURSOR (2034)."
     ),
     misconceptions=(
-        Misconception("lock_stops_clock", "A lock does not stop the clock: A expired at 3 s."),
+        Misconception(
+            "lock_stops_clock",
+            "A lock does not stop the clock: A expired at {p.expiry_s} s.",
+        ),
         Misconception(
             "no_cursor_code",
             "A get under the cursor has its own reason code for a message that is gone.",
         ),
     ),
+    variants=LockedTooLong,
 )
 
+SHORT = range(1, 20)  # tenths: lifetimes over at the get, two seconds after the puts
+LONG = (CMQC.MQEI_UNLIMITED, 30, 100, 600, 6000)  # lifetimes that are not
 
-def _discard_then_backout() -> tuple[mq.QueueManager, Letters]:
+
+def _three_puts() -> list[tuple[str, int]]:
+    return [("A", 10), ("B", CMQC.MQEI_UNLIMITED), ("C", 10)]
+
+
+@dataclass(frozen=True)
+class ReportsAndBackout(Variant):
+    """q4 and q5: three to five messages (letter, Expiry) asking for expiration reports: one or
+    more expired ones, a live one, then more, at least one of them expired. Shared: q5 asks
+    about q4's scenario."""
+
+    SHOWN: ClassVar = {CMQC.MQEI_UNLIMITED: "CMQC.MQEI_UNLIMITED"}
+    puts: list[tuple[str, int]] = field(default_factory=_three_puts)
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        before = [True] * rng.randrange(1, 3)
+        after = [True, *rng.choices([True, False], k=rng.randrange(0, 2))]
+        rng.shuffle(after)
+        expired = [*before, False, *after]
+        expiries = [rng.choice(SHORT) if gone else rng.choice(LONG) for gone in expired]
+        return cls(list(zip("ABCDE", expiries, strict=False)))
+
+
+def _discard_then_backout(p: ReportsAndBackout) -> tuple[mq.QueueManager, Letters]:
     """A syncpoint get among expired messages that ask for reports, then a backout."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     qm.define_qlocal("REPLY.Q")
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    for letter, expiry in [("A", 10), ("B", CMQC.MQEI_UNLIMITED), ("C", 10)]:
+    for letter, expiry in p.puts:
         md = mq.MD(Expiry=expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")
         letters.put(q, letter, md)
     qm.sim.advance(seconds=2)
@@ -145,17 +259,59 @@ def _discard_then_backout() -> tuple[mq.QueueManager, Letters]:
     return qm, letters
 
 
-def _on_queue_after_backout() -> Outcome:
+def _after_backout(
+    qm: mq.QueueManager, letters: Letters, p: ReportsAndBackout
+) -> dict[str, object]:
+    """Who is where after the backout, in the words q4's and q5's feedback use."""
+    on_queue = letters.on_queue(qm, "APP.IN")
+    expired = letters.on_queue(qm, "APP.IN", expired=True)
+    discarded = sorted(letters.seen(qm, "discard"))
+    back = [x for x in on_queue if x not in expired][:1]
+    never = [x for x in on_queue if x in expired]
+    reports = qm.curdepth("REPLY.Q")
+    were = plural(len(never), "was", "were")
+    its = plural(len(discarded), "its report", "their reports")
+    stays = plural(len(discarded), "stays", "stay")
+    return {
+        "all_letters": frozenset(letter for letter, _ in p.puts),
+        "live": frozenset(on_queue) - frozenset(expired),
+        "reports": reports,
+        "discards": len(discarded),
+        "never": len(never),
+        "not_got": (
+            f"{listing(discarded)} {plural(len(discarded), 'was', 'were')} discarded, not got: "
+            f"backout cannot bring {plural(len(discarded), 'it', 'them')} back."
+        ),
+        "not_reached": (
+            f"{listing(never)} {were} behind {listing(back)}: the get never reached "
+            f"{plural(len(never), 'it, so it is', 'them, so they are')} still there."
+        ),
+        "not_discarded": (
+            f"Reports come at discard time, and {listing(never)} {were} not discarded."
+        ),
+        "q4_why": (
+            f"{listing(back)} is back and {listing(never)}, behind {listing(back)}, {were} never "
+            f"touched; {listing(discarded)} {stays} discarded and {its} ({reports}) "
+            f"{plural(reports, 'stays', 'stay')} on REPLY.Q."
+        ),
+        "q5_why": (
+            f"{listing(discarded)}'s {plural(len(discarded), 'report was', 'reports were')} put "
+            f"when {listing(discarded)} {plural(len(discarded), 'was', 'were')} discarded and "
+            f"{plural(len(discarded), 'survives', 'survive')} the backout; {listing(never)} "
+            f"{plural(len(never), 'was', 'were')} never discarded, so "
+            f"{plural(len(never), 'it has', 'they have')} no report yet."
+        ),
+    }
+
+
+def _on_queue_after_backout(p: ReportsAndBackout = ReportsAndBackout()) -> Outcome:
     """The messages left on APP.IN after the backout."""
-    qm, letters = _discard_then_backout()
+    qm, letters = _discard_then_backout(p)
     # the answer: the letters on APP.IN
+    facts = _after_backout(qm, letters, p)
     return Outcome(
         frozenset(letters.on_queue(qm, "APP.IN")),
-        {
-            "restores_all": frozenset("ABC"),
-            "live_only": frozenset("B"),
-            "reports": qm.curdepth("REPLY.Q"),
-        },
+        {"restores_all": facts["all_letters"], "live_only": facts["live"], **facts},
         letters.story(qm),
     )
 
@@ -172,27 +328,26 @@ q4 = Exercise(
     ),
     hint="Which message did the get return, which did it discard on the way, which did it not "
     "reach?",
-    confirm=(
-        "B is back and C, behind B, was never touched; A stays discarded and its report "
-        "({reports}) stays on REPLY.Q."
-    ),
+    confirm="{q4_why}",
     helpers=(_discard_then_backout,),
     misconceptions=(
-        Misconception("restores_all", "A was discarded, not got: backout cannot bring it back."),
-        Misconception(
-            "live_only", "C was behind B: the get never reached it, so it is still there."
-        ),
+        Misconception("restores_all", "{not_got}"),
+        Misconception("live_only", "{not_reached}"),
     ),
+    variants=ReportsAndBackout,
+    teaches=lambda outcome: outcome.number("discards") > 0 and outcome.number("never") > 0,
 )
 
 
-def _reports_after_backout() -> Outcome:
+def _reports_after_backout(p: ReportsAndBackout = ReportsAndBackout()) -> Outcome:
     """The reports on REPLY.Q after the backout."""
-    qm, letters = _discard_then_backout()
+    qm, letters = _discard_then_backout(p)
     # the answer: CURDEPTH of REPLY.Q
     expired = len(letters.seen(qm, "discard")) + len(letters.on_queue(qm, "APP.IN", expired=True))
     return Outcome(
-        qm.curdepth("REPLY.Q"), {"backed_out": 0, "every_expired": expired}, letters.story(qm)
+        qm.curdepth("REPLY.Q"),
+        {"backed_out": 0, "every_expired": expired, **_after_backout(qm, letters, p)},
+        letters.story(qm),
     )
 
 
@@ -208,13 +363,12 @@ q5 = Exercise(
     ),
     hint="Was the report part of the unit of work that was backed out? Which messages were "
     "actually discarded?",
-    confirm=(
-        "A's report was put when A was discarded and survives the backout; C was never "
-        "discarded, so it has no report yet."
-    ),
+    confirm="{q5_why}",
     misconceptions=(
         Misconception("backed_out", "The report was never in the unit of work."),
-        Misconception("every_expired", "Reports come at discard time, and C was not discarded."),
+        Misconception("every_expired", "{not_discarded}"),
     ),
     helpers=(_discard_then_backout,),
+    variants=ReportsAndBackout,
+    teaches=lambda outcome: outcome.number("discards") > 0 and outcome.number("never") > 0,
 )

@@ -2,21 +2,52 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from random import Random
+from typing import Self
+
 import mqlearn as mq
 from mqlearn import CMQC
 from mqlearn.checks.answers import Number, Numbers
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters
+from mqlearn.checks.variants import Variant
+from mqlearn.checks.wording import capitalized, duration_words, seconds
 
 
-def _two_expiry_fields() -> Outcome:
-    """An application puts straight to a transmission queue: outer Expiry 100, embedded 50."""
+@dataclass(frozen=True)
+class TwoFields(Variant):
+    """q1: the outer and the (shorter) embedded Expiry, and a wait (whole seconds) that outlasts
+    the embedded one but not the outer one."""
+
+    outer: int = 100
+    embedded: int = 50
+    wait_s: int = 6
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        embedded_s = rng.randrange(1, 60)
+        wait_s = rng.randrange(embedded_s + 1, embedded_s + 30)
+        return cls(10 * rng.randrange(wait_s + 1, wait_s + 120), 10 * embedded_s, wait_s)
+
+    @property
+    def wait_words(self) -> str:
+        return capitalized(duration_words(10 * self.wait_s))
+
+    @property
+    def wait_tenths(self) -> int:
+        return 10 * self.wait_s
+
+
+def _two_expiry_fields(p: TwoFields = TwoFields()) -> Outcome:
+    """An application puts straight to a transmission queue: a longer outer Expiry, a shorter
+    embedded one."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("QM2", usage="XMITQ")  # no channel: the message stays here
-    xqh = mq.MQXQH(RemoteQName="APP.IN", RemoteQMgrName="QM2", MsgDesc=mq.MD(Expiry=50))
-    outer = mq.MD(Expiry=100, Format=CMQC.MQFMT_XMIT_Q_HEADER)
+    xqh = mq.MQXQH(RemoteQName="APP.IN", RemoteQMgrName="QM2", MsgDesc=mq.MD(Expiry=p.embedded))
+    outer = mq.MD(Expiry=p.outer, Format=CMQC.MQFMT_XMIT_Q_HEADER)
     mq.Queue(qm, "QM2").put(xqh.pack() + b"A", outer)
-    qm.sim.advance(seconds=6)
+    qm.sim.advance(seconds=p.wait_s)
     got_md = mq.MD()
     data = mq.Queue(qm, "QM2").get(None, got_md)
     embedded = mq.MQXQH.unpack(data).MsgDesc.Expiry
@@ -35,7 +66,7 @@ def _two_expiry_fields() -> Outcome:
 q1 = Exercise(
     "nb06.q1",
     question=(
-        "Six seconds later the message is got from the transmission queue. What are the outer "
+        "{p.wait_words} later the message is got from the transmission queue. What are the outer "
         "MQMD's Expiry and the Expiry inside the MQXQH? Answer (outer, embedded)."
     ),
     scenario=_two_expiry_fields,
@@ -46,12 +77,16 @@ q1 = Exercise(
         "Only the outer one decides whether the message has expired; if the embedded one has "
         "run out while the outer one has not, the embedded one reads 0, never less."
     ),
-    hint="Subtract 6 s (60 tenths) from both fields. Can the embedded field go negative?",
+    hint=(
+        "Subtract {p.wait_s} s ({p.wait_tenths} tenths) from both fields. Can the embedded field "
+        "go negative?"
+    ),
     confirm="The outer field ({outer}) kept the message alive; the embedded one stopped at 0.",
     misconceptions=(
         Misconception("untouched", "The embedded Expiry is decremented on retrieval too."),
         Misconception("unclamped", "An embedded Expiry that has run out reads 0, not less."),
     ),
+    variants=TwoFields,
 )
 
 
@@ -73,15 +108,39 @@ def _linked(latency_ms: int, running: bool) -> tuple[mq.QueueManager, mq.QueueMa
     return qm1, qm2, channel
 
 
-def _expires_in_transit() -> Outcome:
-    """The channel is stopped while a ten-second message waits on the transmission queue."""
-    qm1, qm2, channel = _linked(latency_ms=200, running=False)
+@dataclass(frozen=True)
+class StoppedTooLong(Variant):
+    """q2: the channel's latency, the message's lifetime (whole seconds), how long the channel
+    stays stopped (longer), and how long it then runs."""
+
+    latency_ms: int = 200
+    expiry: int = 100
+    stopped_s: int = 15
+    running_s: int = 1
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        latency_ms = rng.choice([0, 100, 200, 500, 100 * rng.randrange(1, 30)])
+        lifetime_s = rng.randrange(1, 120)
+        stopped_s = rng.randrange(lifetime_s + 1, lifetime_s + 120)
+        return cls(
+            latency_ms, 10 * lifetime_s, stopped_s, rng.randrange(1 + latency_ms // 1000, 10)
+        )
+
+    @property
+    def expiry_s(self) -> str:
+        return seconds(self.expiry)
+
+
+def _expires_in_transit(p: StoppedTooLong = StoppedTooLong()) -> Outcome:
+    """The channel is stopped while a short-lived message waits on the transmission queue."""
+    qm1, qm2, channel = _linked(latency_ms=p.latency_ms, running=False)
     letters = Letters()
-    md = mq.MD(Expiry=100, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")
+    md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")
     letters.put(mq.Queue(qm1, "TO.APP"), "A", md)
-    qm1.sim.advance(seconds=15)
+    qm1.sim.advance(seconds=p.stopped_s)
     channel.start()
-    qm1.sim.advance(seconds=1)
+    qm1.sim.advance(seconds=p.running_s)
     # the answer: (CURDEPTH of APP.IN on QM2, CURDEPTH of REPLY.Q on QM1)
     return Outcome(
         (qm2.curdepth("APP.IN"), qm1.curdepth("REPLY.Q")),
@@ -104,21 +163,50 @@ q2 = Exercise(
         "message can expire there, and the channel discards it when it meets it, sending the "
         "requested report back towards the reply-to queue manager."
     ),
-    hint="A lives 10 s and waited 15 s on QM1's transmission queue.",
+    hint="A lives {p.expiry_s} and waited {p.stopped_s} s on QM1's transmission queue.",
     confirm="A was discarded on QM1's transmission queue; its report went to QM1's REPLY.Q.",
     helpers=(_linked,),
     misconceptions=(
         Misconception("delivered", "A expired while it waited on the transmission queue."),
         Misconception("silent", "A asked for an expiration report, and the discard sends it."),
     ),
+    variants=StoppedTooLong,
 )
 
 
-def _transit_time() -> Outcome:
-    """A ten-second message crosses a slow link (2.5 s) and is got as soon as possible after."""
-    qm1, qm2, _ = _linked(latency_ms=2500, running=True)
-    put_md = Letters().put(mq.Queue(qm1, "TO.APP"), "A", mq.MD(Expiry=100))
-    qm1.sim.advance(seconds=3)
+@dataclass(frozen=True)
+class SlowLink(Variant):
+    """q3: the lifetime, the link's latency (ms), and when the get comes: after the arrival,
+    before the end of the lifetime; all on whole tenths, so no rounding is involved."""
+
+    expiry: int = 100
+    latency_ms: int = 2500
+    get_after_s: float = 3
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        expiry = 10 * rng.randrange(5, 60)
+        latency_ms = 100 * rng.randrange(3, expiry // 2)
+        return cls(expiry, latency_ms, rng.randrange(latency_ms // 100 + 1, expiry) / 10)
+
+    @property
+    def latency_s(self) -> str:
+        return f"{self.latency_ms / 1000:g}"
+
+    @property
+    def get_s(self) -> str:
+        return f"{self.get_after_s:g}"
+
+    @property
+    def expiry_s(self) -> str:
+        return f"{self.expiry / 10:g}"
+
+
+def _transit_time(p: SlowLink = SlowLink()) -> Outcome:
+    """A short-lived message crosses a slow link and is got a little after it arrives."""
+    qm1, qm2, _ = _linked(latency_ms=p.latency_ms, running=True)
+    put_md = Letters().put(mq.Queue(qm1, "TO.APP"), "A", mq.MD(Expiry=p.expiry))
+    qm1.sim.advance(seconds=p.get_after_s)
     got_md = mq.MD()
     mq.Queue(qm2, "APP.IN").get(None, got_md)
     # the answer: got_md.Expiry
@@ -138,7 +226,8 @@ q3 = Exercise(
     "nb06.q3",
     question=(
         "In mqlearn, which counts the time on the link too, A is put to the remote queue at "
-        "0 s, arrives on QM2 at 2.5 s and is got there at 3 s. What Expiry does that get return?"
+        "0 s, arrives on QM2 at {p.latency_s} s and is got there at {p.get_s} s. What Expiry does "
+        "that get return?"
     ),
     scenario=_transit_time,
     form=Number(example=95),
@@ -150,24 +239,49 @@ q3 = Exercise(
         "link, so the time on the way always counts."
     ),
     hint="Count every second since the put, not only the time on QM2.",
-    confirm="3 s of the 10 s are gone, wherever they were spent: {got} tenths are left.",
+    confirm=(
+        "{p.get_s} s of the {p.expiry_s} s are gone, wherever they were spent: {got} tenths are "
+        "left."
+    ),
     helpers=(_linked,),
     misconceptions=(
         Misconception(
             "transit_free",
-            "A real channel agent may leave the link out, but in mqlearn the 2.5 s on the way "
-            "count as well.",
+            "A real channel agent may leave the link out, but in mqlearn the {p.latency_s} s on "
+            "the way count as well.",
         ),
         Misconception("as_put", "The get returns what is left, not the put's value."),
     ),
+    variants=SlowLink,
 )
 
 
-def _dead_letter_expiry() -> Outcome:
+@dataclass(frozen=True)
+class DeadLetterWait(Variant):
+    """q4: the lifetime and when the dead letter is got (whole seconds, before its end)."""
+
+    expiry: int = 300
+    wait_s: int = 10
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        lifetime_s = rng.randrange(2, 300)
+        return cls(10 * lifetime_s, rng.randrange(1, lifetime_s))
+
+    @property
+    def expiry_s(self) -> str:
+        return seconds(self.expiry)
+
+    @property
+    def wait_words(self) -> str:
+        return capitalized(duration_words(10 * self.wait_s))
+
+
+def _dead_letter_expiry(p: DeadLetterWait = DeadLetterWait()) -> Outcome:
     """The remote definition names a queue QM2 does not have; QM2 has a dead-letter queue."""
     qm1, qm2, _ = _linked(latency_ms=0, running=True)  # no time on the link: see q3
-    put_md = Letters().put(mq.Queue(qm1, "TO.NOWHERE"), "A", mq.MD(Expiry=300))  # 30 s
-    qm1.sim.advance(seconds=10)
+    put_md = Letters().put(mq.Queue(qm1, "TO.NOWHERE"), "A", mq.MD(Expiry=p.expiry))  # {p.expiry_s}
+    qm1.sim.advance(seconds=p.wait_s)
     dead_md = mq.MD()
     mq.Queue(qm2, "DLQ").get(None, dead_md)
     # the answer: dead_md.Expiry
@@ -180,7 +294,7 @@ def _dead_letter_expiry() -> Outcome:
 q4 = Exercise(
     "nb06.q4",
     question=(
-        "QM2 cannot deliver A and puts it on its dead-letter queue. Ten seconds after the put, "
+        "QM2 cannot deliver A and puts it on its dead-letter queue. {p.wait_words} after the put, "
         "what Expiry does a get from QM2's DLQ return?"
     ),
     scenario=_dead_letter_expiry,
@@ -191,10 +305,14 @@ q4 = Exercise(
         "lifetime, and that keeps counting down on the dead-letter queue."
     ),
     hint="The dead-letter queue does not reset the clock, and does not stop it either.",
-    confirm="10 s of A's 30 s are gone: {got} tenths left, and it can still expire on the DLQ.",
+    confirm=(
+        "{p.wait_s} s of A's {p.expiry_s} are gone: {got} tenths left, and it can still expire on "
+        "the DLQ."
+    ),
     helpers=(_linked,),
     misconceptions=(
         Misconception("unlimited", "A dead letter is not given a new, unlimited lifetime."),
         Misconception("as_put", "The clock did not start again on the DLQ."),
     ),
+    variants=DeadLetterWait,
 )

@@ -2,27 +2,78 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from random import Random
+from typing import Self
+
 import mqlearn as mq
 from mqlearn import CMQC, patterns
 from mqlearn.checks.answers import Choice, LetterSet, Number, Numbers
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters, get_reason
+from mqlearn.checks.variants import Variant
+from mqlearn.checks.wording import duration_words, number_words, seconds
 from mqlearn.engine import Topic
 
+MS_PER_YEAR = 365.25 * 24 * 3600 * 1000
+TOO_LONG_MS = 2**31 * patterns.MS_PER_TENTH  # MQMD.Expiry (an MQLONG of tenths) cannot hold it
 
-def _jms_time_to_live() -> Outcome:
-    """A JMS producer with setTimeToLive(2500) sends four messages to an IBM MQ queue."""
+
+class Milliseconds(Variant):
+    """Parameters in milliseconds, written in the code with underscores from 1 000 up."""
+
+    def shown(self, value: object) -> str | None:
+        if isinstance(value, int) and not isinstance(value, bool) and value >= 1000:
+            return f"{value:_}"
+        return None
+
+
+@dataclass(frozen=True)
+class FourTimesToLive(Milliseconds):
+    """q1: the producer's time-to-live, one set for a send (whole tenths), and one too long for
+    MQMD.Expiry; B's time-to-live stays 0."""
+
+    a_ttl: int = 2_500
+    c_ttl: int = 60_000
+    d_ttl: int = 250_000_000_000
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        a_ttl = 100 * rng.randrange(1, 1_000)
+        c_ttl = rng.choice([60_000, 1_000 * rng.randrange(1, 3_600)])
+        d_ttl = 1_000_000_000 * rng.randrange(TOO_LONG_MS // 10**9 + 1, 1_000)
+        return cls(a_ttl, c_ttl, d_ttl)
+
+    @property
+    def a_ms(self) -> str:
+        return f"{self.a_ttl:,}".replace(",", " ")
+
+    @property
+    def c_words(self) -> str:
+        return duration_words(self.c_ttl // patterns.MS_PER_TENTH)
+
+    @property
+    def d_years(self) -> int:
+        return round(self.d_ttl / MS_PER_YEAR)
+
+    @property
+    def d_years_words(self) -> str:
+        return number_words(self.d_years)
+
+
+def _jms_time_to_live(p: FourTimesToLive = FourTimesToLive()) -> Outcome:
+    """A JMS producer with a time-to-live sends four messages to an IBM MQ queue."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
-    producer = patterns.JmsProducer(qm, "APP.IN", time_to_live=2_500)
+    producer = patterns.JmsProducer(qm, "APP.IN", time_to_live=p.a_ttl)
     a = producer.send(b"A")  # the producer's time-to-live
     b = producer.send(b"B", time_to_live=0)  # for this send only
-    c = producer.send(b"C", time_to_live=60_000)  # for this send only: one minute
-    d = producer.send(b"D", time_to_live=250_000_000_000)  # for this send only: about 8 years
+    c = producer.send(b"C", time_to_live=p.c_ttl)  # for this send only: {p.c_words}
+    d = producer.send(b"D", time_to_live=p.d_ttl)  # for this send only: about {p.d_years} years
     # the answer: (a.md.Expiry, b.md.Expiry, c.md.Expiry, d.md.Expiry)
     sent = (a, b, c, d)
     expiries = tuple(m.md.Expiry for m in sent)
-    ttls = (producer.time_to_live, 0, 60_000, 250_000_000_000)
+    ttls = (producer.time_to_live, 0, p.c_ttl, p.d_ttl)
     return Outcome(
         expiries,
         {
@@ -58,9 +109,9 @@ q1 = Exercise(
         "how large a number MQMD.Expiry can hold."
     ),
     confirm=(
-        "2 500 ms became {a} tenths, 0 became MQEI_UNLIMITED, one minute {c} tenths; D's eight "
-        "years do not fit in MQMD.Expiry, so it is MQEI_UNLIMITED there and its JMSExpiration, "
-        "{d_expiration} ms, is carried in the MQRFH2."
+        "{p.a_ms} ms became {a} tenths, 0 became MQEI_UNLIMITED, {p.c_words} {c} tenths; D's "
+        "{p.d_years_words} years do not fit in MQMD.Expiry, so it is MQEI_UNLIMITED there and its "
+        "JMSExpiration, {d_expiration} ms, is carried in the MQRFH2."
     ),
     misconceptions=(
         Misconception("milliseconds", "MQMD.Expiry counts tenths of a second: divide by 100."),
@@ -78,26 +129,58 @@ q1 = Exercise(
             "put as MQEI_UNLIMITED, with the real expiration in the MQRFH2.",
         ),
     ),
+    variants=FourTimesToLive,
 )
 
 
-def _time_to_be_received() -> Outcome:
-    """.NET-style send from QM1 to APP.IN on QM2 over a channel that takes 0.5 s."""
+@dataclass(frozen=True)
+class TwoLifetimes(Milliseconds):
+    """q2: the link's latency (shorter than TimeToReachQueue), TimeToBeReceived, and when the
+    message is got (after it arrives, before TimeToBeReceived is over); ms and whole seconds."""
+
+    latency_ms: int = 500
+    reach_ms: int = 2_000
+    receive_ms: int = 10_000
+    get_s: int = 5
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        latency_ms = 100 * rng.randrange(1, 30)
+        reach_ms = 1_000 * rng.randrange(latency_ms // 1_000 + 1, 10)
+        receive_s = rng.randrange(max(5, reach_ms // 1_000 + 1), 120)
+        get_s = rng.randrange(latency_ms // 1_000 + 1, receive_s)
+        return cls(latency_ms, reach_ms, 1_000 * receive_s, get_s)
+
+    @property
+    def latency_s(self) -> str:
+        return f"{self.latency_ms / 1000:g}"
+
+    @property
+    def reach_s(self) -> str:
+        return f"{self.reach_ms / 1000:g}"
+
+    @property
+    def receive_s(self) -> str:
+        return f"{self.receive_ms / 1000:g}"
+
+
+def _time_to_be_received(p: TwoLifetimes = TwoLifetimes()) -> Outcome:
+    """.NET-style send from QM1 to APP.IN on QM2 over a channel that takes a little time."""
     sim = mq.Simulation()
     qm1 = mq.QueueManager("QM1", sim=sim)
     qm1.define_qlocal("QM2", usage="XMITQ")
     qm2 = mq.QueueManager("QM2", sim=sim)
     qm2.define_qlocal("APP.IN")
-    channel = mq.Channel(qm1, qm2, xmitq="QM2", latency_ms=500)
+    channel = mq.Channel(qm1, qm2, xmitq="QM2", latency_ms=p.latency_ms)
     patterns.msmq_send(
-        channel, "APP.IN", b"A", time_to_reach_queue=2_000, time_to_be_received=10_000
+        channel, "APP.IN", b"A", time_to_reach_queue=p.reach_ms, time_to_be_received=p.receive_ms
     )
-    sim.advance(seconds=5)
+    sim.advance(seconds=p.get_s)
     got_md = mq.MD()
     mq.Queue(qm2, "APP.IN").get(None, got_md)
     # the answer: got_md.Expiry
     arrived = next(e.time_ms for e in qm2.events if e.kind == "channel-arrive")
-    ttbr_tenths = 10_000 // patterns.MS_PER_TENTH
+    ttbr_tenths = p.receive_ms // patterns.MS_PER_TENTH
     return Outcome(
         got_md.Expiry,
         {
@@ -112,8 +195,9 @@ def _time_to_be_received() -> Outcome:
 q2 = Exercise(
     "nb07.q2",
     question=(
-        "A is sent with TimeToReachQueue 2 s and TimeToBeReceived 10 s. It reaches APP.IN at "
-        "0.5 s and is got there at 5 s. What Expiry does that get return?"
+        "A is sent with TimeToReachQueue {p.reach_s} s and TimeToBeReceived {p.receive_s} s. It "
+        "reaches APP.IN at {p.latency_s} s and is got there at {p.get_s} s. What Expiry does that "
+        "get return?"
     ),
     scenario=_time_to_be_received,
     form=Number(example=100),  # 50 would be the answer itself
@@ -124,7 +208,10 @@ q2 = Exercise(
         "queue; the time spent on the way counts too."
     ),
     hint="Which of the two lifetimes still applies once A is on APP.IN, and from when is it counted?",
-    confirm="TimeToBeReceived runs from the send: 5 s of the 10 s are gone, {got} tenths are left.",
+    confirm=(
+        "TimeToBeReceived runs from the send: {p.get_s} s of the {p.receive_s} s are gone, {got} "
+        "tenths are left."
+    ),
     misconceptions=(
         Misconception(
             "from_arrival", "TimeToBeReceived is counted from the send, not the arrival."
@@ -133,10 +220,33 @@ q2 = Exercise(
             "unlimited", "TimeToBeReceived still limits the wait on the destination queue."
         ),
     ),
+    variants=TwoLifetimes,
 )
 
 
-def _dead_letter_channel() -> Outcome:
+@dataclass(frozen=True)
+class AroundAnUnlimitedOne(Variant):
+    """q3: two short lifetimes (before and after an unlimited message), and the wait."""
+
+    a: int = 10
+    c: int = 10
+    wait_s: int = 2
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        wait_s = rng.randrange(2, 60)
+        return cls(rng.randrange(1, 10 * wait_s - 9), rng.randrange(1, 10 * wait_s - 9), wait_s)
+
+    @property
+    def a_s(self) -> str:
+        return seconds(self.a)
+
+    @property
+    def c_s(self) -> str:
+        return seconds(self.c)
+
+
+def _dead_letter_channel(p: AroundAnUnlimitedOne = AroundAnUnlimitedOne()) -> Outcome:
     """A queue manager set to move expired messages to its dead-letter queue, not discard them."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN", msgdlvsq="FIFO")
@@ -145,10 +255,10 @@ def _dead_letter_channel() -> Outcome:
     qm.expired_action = "dead-letter"
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=10))  # 1 s
+    letters.put(q, "A", mq.MD(Expiry=p.a))  # {p.a_s}
     letters.put(q, "B")  # unlimited
-    letters.put(q, "C", mq.MD(Expiry=10))  # 1 s
-    qm.sim.advance(seconds=2)
+    letters.put(q, "C", mq.MD(Expiry=p.c))  # {p.c_s}
+    qm.sim.advance(seconds=p.wait_s)
     q.get()
     # the answer: the letters on DLQ
     dead = frozenset(letters.on_queue(qm, "DLQ"))
@@ -183,22 +293,47 @@ q3 = Exercise(
             "IBM MQ discards expired messages, but this queue manager is set to dead-letter them.",
         ),
     ),
+    variants=AroundAnUnlimitedOne,
 )
 
 
-def _copies_expire_alone() -> Outcome:
+@dataclass(frozen=True)
+class TwoReaders(Variant):
+    """q4: the price's lifetime (whole seconds), when desk A reads (before its end), and how
+    long after that desk C reads (after its end)."""
+
+    expiry: int = 50
+    a_reads_s: int = 1
+    c_later_s: int = 5
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        lifetime_s = rng.randrange(2, 120)
+        a_reads_s = rng.randrange(1, lifetime_s)
+        return cls(10 * lifetime_s, a_reads_s, rng.randrange(lifetime_s - a_reads_s + 1, 120))
+
+    @property
+    def expiry_s(self) -> str:
+        return seconds(self.expiry)
+
+    @property
+    def c_reads_s(self) -> int:
+        return self.a_reads_s + self.c_later_s
+
+
+def _copies_expire_alone(p: TwoReaders = TwoReaders()) -> Outcome:
     """Three subscriptions to one topic string; each desk reads its queue (or not) in its time."""
     qm = mq.QueueManager("QM1")
     for queue in ("DESK.A", "DESK.B", "DESK.C", "REPLY.Q"):
         qm.define_qlocal(queue)
     for desk in "ABC":
         qm.define_sub(desk, topicstr="prices/eur", dest=f"DESK.{desk}")
-    md = mq.MD(Expiry=50, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")  # 5 s
+    md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")  # {p.expiry_s}
     Topic(qm, topic_string="prices/eur").pub(b"1.08", md)
-    qm.sim.advance(seconds=1)
-    get_reason(mq.Queue(qm, "DESK.A"))  # desk A reads at 1 s
-    qm.sim.advance(seconds=5)
-    get_reason(mq.Queue(qm, "DESK.C"))  # desk C reads at 6 s; desk B never reads
+    qm.sim.advance(seconds=p.a_reads_s)
+    get_reason(mq.Queue(qm, "DESK.A"))  # desk A reads at {p.a_reads_s} s
+    qm.sim.advance(seconds=p.c_later_s)
+    get_reason(mq.Queue(qm, "DESK.C"))  # desk C reads at {p.c_reads_s} s; desk B never reads
     # the answer: qm.curdepth("REPLY.Q")
     undiscarded = sum(int(qm.queue_frame(f"DESK.{desk}")["expired"].sum()) for desk in "ABC")
     return Outcome(
@@ -211,9 +346,9 @@ def _copies_expire_alone() -> Outcome:
 q4 = Exercise(
     "nb07.q4",
     question=(
-        "A price is published with a 5 s lifetime and an expiration report requested. Three "
-        "subscriptions each put a copy on their desk's queue. At 6 s, how many expiration "
-        "reports are on REPLY.Q?"
+        "A price is published with a {p.expiry_s} lifetime and an expiration report requested. "
+        "Three subscriptions each put a copy on their desk's queue. At {p.c_reads_s} s, how many "
+        "expiration reports are on REPLY.Q?"
     ),
     scenario=_copies_expire_alone,
     form=Number(example=2),
@@ -235,10 +370,33 @@ q4 = Exercise(
             "Desk A consumed its copy, but the other copies are separate messages.",
         ),
     ),
+    variants=TwoReaders,
 )
 
 
-def _nobody_serves() -> Outcome:
+@dataclass(frozen=True)
+class Unserved(Milliseconds):
+    """q5: the request's lifetime and the requester's timeout (longer; under the first expiry
+    scan, which would discard the request and send its report)."""
+
+    timeout_ms: int = 10_000
+    expiry: int = 20
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        expiry = rng.randrange(5, 300)
+        return cls(1_000 * rng.randrange(expiry // 10 + 1, 120), expiry)
+
+    @property
+    def expiry_s(self) -> str:
+        return seconds(self.expiry)
+
+    @property
+    def timeout_s(self) -> str:
+        return f"{self.timeout_ms / 1000:g}"
+
+
+def _nobody_serves(p: Unserved = Unserved()) -> Outcome:
     """A request that asks for an expiration report; the program serving SERVICE.IN is down."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("SERVICE.IN")
@@ -247,8 +405,8 @@ def _nobody_serves() -> Outcome:
         qm,
         "SERVICE.IN",
         "REPLY.Q",
-        timeout_ms=10_000,
-        expiry=20,  # the request lives 2 s
+        timeout_ms=p.timeout_ms,
+        expiry=p.expiry,  # the request lives {p.expiry_s}
         report=CMQC.MQRO_EXPIRATION,
     )
     outcome = requester.request(b"quote EUR")
@@ -263,8 +421,8 @@ def _nobody_serves() -> Outcome:
 q5 = Exercise(
     "nb07.q5",
     question=(
-        "The requester waits up to 10 s for the reply or for the request's expiration report. "
-        "What does request() come back with: 'reply', 'expired' or 'timeout'?"
+        "The requester waits up to {p.timeout_s} s for the reply or for the request's expiration "
+        "report. What does request() come back with: 'reply', 'expired' or 'timeout'?"
     ),
     scenario=_nobody_serves,
     form=Choice(["reply", "expired", "timeout"]),
@@ -274,7 +432,7 @@ q5 = Exercise(
         "expired request is discarded, and a discard needs a get, a browse or a background scan "
         "to come across the message."
     ),
-    hint="The request expires at 2 s. What could discard it while the requester waits?",
+    hint="The request expires at {p.expiry_s}. What could discard it while the requester waits?",
     confirm=(
         "Nothing touched SERVICE.IN, so the expired request was never discarded and never "
         "reported: after {waited:.0f} s the requester knows nothing."
@@ -282,7 +440,9 @@ q5 = Exercise(
     misconceptions=(
         Misconception(
             "hoped_for",
-            "The request did expire at 2 s, but nothing discarded it, so no report was sent.",
+            "The request did expire at {p.expiry_s}, but nothing discarded it, so no report was "
+            "sent.",
         ),
     ),
+    variants=Unserved,
 )

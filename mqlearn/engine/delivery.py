@@ -17,7 +17,13 @@ from mqlearn.engine.message import GOT_IN_UOW, NEVER, Message, deadline_of, rema
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.binary import byte_order
 from mqlearn.mqi.errors import MQMIError, reason_name
-from mqlearn.mqi.headers import MQDLH, MQTM, MQXQH, XQH_EMBEDDED_EXPIRY_OFFSET
+from mqlearn.mqi.headers import (
+    MQDLH,
+    MQTM,
+    MQXQH,
+    XQH_EMBEDDED_EXPIRY_OFFSET,
+    leading_headers_length,
+)
 from mqlearn.mqi.structs import MD
 
 if TYPE_CHECKING:
@@ -64,6 +70,7 @@ def wrap_for_transmission(
     header = MQXQH(RemoteQName=remote.rname, RemoteQMgrName=remote.rqmname, MsgDesc=embedded)
     outer = {**(extra or {}), "Format": C.MQFMT_XMIT_Q_HEADER}
     outer.pop("Encoding", None)  # the MQXQH is in the queue manager's native encoding
+    outer.pop("CodedCharSetId", None)  # and character set (the context's CodedCharSetId)
     outer_ctx = {**ctx, "PutApplType": C.MQAT_QMGR, "PutApplName": qm.name[:28]}
     return header.pack(C.MQENC_NATIVE) + data, outer, outer_ctx, deadline_of(expiry, now)
 
@@ -130,18 +137,30 @@ def send(
     fields: dict[str, Any],
     ctx: dict[str, Any],
     deadline: int,
+    in_uow: bool = False,
 ) -> str:
     """Put a generated message at (queue, qmgr); on failure dead-letter it, else throw it away.
 
-    Returns a sentence saying where it went (for the event log).
+    Returns a sentence saying where it went (for the event log). ``in_uow``: a trigger message
+    put in the open unit of work (rule TRG-03).
     """
     try:
         route = qm.route_to(qmgr, queue)
-        qm.deliver(route, data, fields, deadline=deadline, ctx=ctx, msgid=fields.get("MsgId"))
+        qm.deliver(
+            route,
+            data,
+            fields,
+            deadline=deadline,
+            ctx=ctx,
+            msgid=fields.get("MsgId"),
+            in_uow=in_uow,
+        )
+        if in_uow:
+            return f"put to {queue} at {qmgr or qm.name} in the unit of work"
         return f"sent to {queue} at {qmgr or qm.name}"
     except MQMIError as error:
         reason = error.reason
-    if dead_letter(qm, data, fields, ctx, deadline, reason, queue, qmgr or qm.name):
+    if dead_letter(qm, data, fields, ctx, deadline, reason, queue, qmgr or qm.name, in_uow):
         return f"{queue} refused it ({reason_name(reason)}): put on dead-letter queue {qm.deadq}"
     return (
         f"{queue} refused it ({reason_name(reason)}) and no dead-letter queue took it: thrown away"
@@ -157,17 +176,26 @@ def dead_letter(
     reason: int,
     dest_q: str,
     dest_qmgr: str,
+    in_uow: bool = False,
 ) -> bool:
-    """Put a message on the dead-letter queue behind an MQDLH, keeping its deadline (DLQ-01)."""
+    """Put a message on the dead-letter queue behind an MQDLH, keeping its deadline (DLQ-01).
+
+    The MQDLH is in the queue manager's encoding and character set (the dead letter's MD says so:
+    MQENC_NATIVE, MQCCSI_Q_MGR, which the put turns into the CCSID, rule MD-04); its own
+    CodedCharSetId is the original data's.
+    """
     if not qm.deadq:
         return False
     date, time = qm.sim.stamp(qm.sim.now)
+    ccsid = fields.get("CodedCharSetId", C.MQCCSI_Q_MGR)
+    if ccsid in (C.MQCCSI_Q_MGR, C.MQCCSI_INHERIT):
+        ccsid = qm.ccsid
     header = MQDLH(
         Reason=reason,
         DestQName=dest_q,
         DestQMgrName=dest_qmgr,
         Encoding=fields.get("Encoding", C.MQENC_NATIVE),
-        CodedCharSetId=fields.get("CodedCharSetId", C.MQCCSI_Q_MGR),
+        CodedCharSetId=ccsid,
         Format=fields.get("Format", C.MQFMT_NONE),
         PutApplType=C.MQAT_QMGR,
         PutApplName=qm.name[:28],
@@ -188,18 +216,12 @@ def dead_letter(
             deadline=deadline,
             ctx=ctx,
             msgid=fields.get("MsgId"),
+            in_uow=in_uow,
         )
     except MQMIError:
         return False
     qm.log(qm.deadq, "dead-letter", message, reason_name(reason), reason, f"meant for {dest_q}")
     return True
-
-
-def header_length(fields: dict[str, Any], data: bytes) -> int:
-    """Length of the MQ headers at the start of the data (a dead-letter header, if any)."""
-    if fields.get("Format") == C.MQFMT_DEAD_LETTER_HEADER and len(data) >= DLH_LENGTH:
-        return DLH_LENGTH
-    return 0
 
 
 def expiration_report(qm: QueueManager, local: QLocal, message: Message) -> None:
@@ -232,7 +254,7 @@ def send_expiration_report(
     if level == C.MQRO_EXPIRATION:
         body = b""
     elif level == C.MQRO_EXPIRATION_WITH_DATA:
-        body = data[: header_length(fields, data) + REPORT_DATA_BYTES]
+        body = data[: leading_headers_length(data, fields["Format"]) + REPORT_DATA_BYTES]
     else:
         body = data
     passing = bool(report & C.MQRO_PASS_DISCARD_AND_EXPIRY)
@@ -263,9 +285,14 @@ def send_expiration_report(
     return send(qm, fields["ReplyToQMgr"], fields["ReplyToQ"], body, report_fields, ctx, deadline)
 
 
-# -- triggers (rules TRG-01, TRG-02) ---------------------------------------------------------------
-def maybe_trigger(qm: QueueManager, local: QLocal, message: Message) -> None:
-    """Generate a trigger message if this arrival meets the queue's trigger condition."""
+# -- triggers (rules TRG-01, TRG-02, TRG-03) -------------------------------------------------------
+def maybe_trigger(qm: QueueManager, local: QLocal, message: Message, in_uow: bool = False) -> None:
+    """Generate a trigger message if this arrival meets the queue's trigger condition.
+
+    ``in_uow``: the message was put in the open unit of work. The condition is evaluated now,
+    counting uncommitted messages, and the trigger message is put in the same unit of work: it
+    becomes available when the unit of work ends, committed or backed out (rule TRG-03).
+    """
     kind = local.trigtype
     if not local.initq or kind == "NONE" or min(message.priority, qm.maxprty) < local.trigmpri:
         return
@@ -289,5 +316,6 @@ def maybe_trigger(qm: QueueManager, local: QLocal, message: Message) -> None:
         "MsgType": C.MQMT_DATAGRAM,
         "Persistence": C.MQPER_NOT_PERSISTENT,
     }
-    where = send(qm, qm.name, local.initq, data, fields, qm.qmgr_context(), NEVER)  # TRG-01
+    ctx = qm.qmgr_context()
+    where = send(qm, qm.name, local.initq, data, fields, ctx, NEVER, in_uow)  # TRG-01
     qm.log(local.name, "trigger", message, kind.lower(), detail=where)

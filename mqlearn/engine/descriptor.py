@@ -5,7 +5,7 @@ plus a shared context dict (``ctx``); PutDate/PutTime come from its put time unl
 says otherwise. ``fill_md`` writes a message into an application's MD the way MQGET does: every
 output field is replaced, the MD's Version is kept, and version-2 fields are written only into a
 version-2 MD. ``md_extension`` builds the MQMDE that, by IBM's rule MD-07, MQGET puts in front of
-the data for a version-1 MD; MQGET does not use it yet (docs/engine.md, "Get and browse").
+the data for a version-1 MD (docs/engine.md, "Get and browse").
 """
 
 from __future__ import annotations
@@ -121,20 +121,21 @@ def md_extension(message: Message) -> bytes | None:
     ).pack(C.MQENC_NATIVE)
 
 
-# What a version-1 MD says about data that starts with an MQMDE: the MQMDE's own format, encoding
-# and character set (the queue manager's; mqlearn has no queue manager CCSID, see docs/engine.md).
+# What a version-1 MD says about data that starts with an MQMDE: the MQMDE's own format and
+# encoding (the queue manager's native one); its CodedCharSetId is the queue manager's CCSID.
 EXTENSION_FIELDS = {
     "Format": C.MQFMT_MD_EXTENSION,
     "Encoding": C.MQENC_NATIVE,
-    "CodedCharSetId": C.MQCCSI_Q_MGR,
 }
 
 
-def fill_md(md: MD, message: Message, now: int, sim: Simulation, extension: bool = False) -> None:
+def fill_md(
+    md: MD, message: Message, now: int, sim: Simulation, extension: int | None = None
+) -> None:
     """Write a retrieved message into ``md`` as MQGET does (rule EXP-11: Expiry = remaining).
 
-    ``extension``: the data returned starts with an MQMDE (rule MD-07), so ``md`` (version 1)
-    describes the MQMDE.
+    ``extension``: the data returned starts with an MQMDE (rule MD-07), in the character set
+    whose CCSID this is (the queue manager's), so ``md`` (version 1) describes the MQMDE.
     """
     d = md.__dict__
     version = d.get("Version", 1)
@@ -155,8 +156,9 @@ def fill_md(md: MD, message: Message, now: int, sim: Simulation, extension: bool
     d["Expiry"] = remaining_tenths(message.deadline, now)
     if message.backouts:
         d["BackoutCount"] = message.backouts
-    if extension:
+    if extension is not None:
         d.update(EXTENSION_FIELDS)
+        d["CodedCharSetId"] = extension
 
 
 def message_fields(message: Message, now: int, sim: Simulation) -> dict[str, Any]:

@@ -369,7 +369,10 @@ class PubSub:
         self.log("", "publish", reason=warning, detail=_publish_detail(topic, copies))
         for copy in copies:
             if not copy.refusal:
-                warning = self.put(copy.subscription.dest, data, copy.md, put_pmo) or warning
+                sent = self.put(
+                    copy.subscription.dest, data, copy.md, put_pmo, suppress_reply_to=suppress
+                )
+                warning = sent or warning
             elif copy.dead_letter:
                 self._dead_letter_copy(copy, data)
         if warning == C.MQRC_NO_SUBS_MATCHED:
@@ -456,7 +459,8 @@ class PubSub:
 
     def _publisher_output(self, md: MD, options: int) -> None:
         """The MQPUT output fields of the publisher's MD: MsgId only with MQPMO_NEW_MSG_ID
-        (IBM: with MQMI_NONE it is left unchanged on a topic), CorrelId, context, ReplyToQMgr."""
+        (IBM: with MQMI_NONE it is left unchanged on a topic), CorrelId, context, ReplyToQMgr
+        (rules RPL-02, RPL-03: filled in when blank, whatever ReplyToQ holds)."""
         if options & C.MQPMO_NEW_MSG_ID:
             md.MsgId = self.new_msgid()
         if options & C.MQPMO_NEW_CORREL_ID:
@@ -464,7 +468,7 @@ class PubSub:
         if not options & _SET_CONTEXT:
             md.set(**self.application_context())
             md.PutDate, md.PutTime = self.sim.stamp(self.sim.now)
-        if md.ReplyToQ and not md.ReplyToQMgr:  # rule RPL-02
+        if not md.ReplyToQMgr:  # rules RPL-02, RPL-03
             md.ReplyToQMgr = self.reply_to(md.ReplyToQ)[1]
 
 

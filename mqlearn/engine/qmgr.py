@@ -20,6 +20,7 @@ from mqlearn.engine.descriptor import (
     IDENTITY_FIELDS,
     carried_fields,
     fill_md,
+    md_extension,
     stored_extra,
 )
 from mqlearn.engine.events import Event, events_frame
@@ -65,10 +66,14 @@ PROFILES = ("distributed", "zos", "ibmi")
 RawEvent = tuple[int, str, str, bytes | None, int | None, int | None, int | None, str, int, str]
 DEFAULT_EXPIRY_TASK_SECONDS = 300  # distributed and IBM i: qm.ini TuningParameters ExpiryInterval
 EXPIRY_TASK_PROFILES = ("distributed", "ibmi")  # an expiry task from creation (rule EXP-28)
+# The queue manager's CodedCharSetId per profile (rule MD-04; docs/engine.md says why these values)
+DEFAULT_CCSID = {"distributed": 1208, "zos": 500, "ibmi": 37}
 ENFORCE_ENV = "AMQ_ENFORCE_MAX_EXPIRY_ERROR"
 _PUT_INHIBITED = C.MQRC_PUT_INHIBITED
 _Q_FULL = C.MQRC_Q_FULL
 _XQH = C.MQFMT_XMIT_Q_HEADER
+_CCSI_Q_MGR = C.MQCCSI_Q_MGR
+_CCSI_INHERIT = C.MQCCSI_INHERIT
 _PRIORITY_EXCEEDS_MAXIMUM = C.MQRC_PRIORITY_EXCEEDS_MAXIMUM
 _PERSISTENCE_AS_Q_DEF = C.MQPER_PERSISTENCE_AS_Q_DEF
 _PMO_SYNCPOINT = C.MQPMO_SYNCPOINT
@@ -119,8 +124,9 @@ class QueueManager(PubSub, Definitions):
         self._xmit_listeners: dict[str, list[Callable[[], None]]] = {}
         self._ctx_default = self._context(C.MQAT_UNIX, "mqlearn", "mqlearn")
         self._ctx_qmgr = self._context(C.MQAT_QMGR, "mqlearn", self.name[:28])
-        # descriptor fields shared by every message an application puts: context + persistence
-        self._shared = {p: {**self._ctx_default, "Persistence": p} for p in (0, 1)}
+        self.ccsid = DEFAULT_CCSID[profile]
+        self._shared: dict[int, dict[str, Any]] = {}
+        self._share_put_fields()
         self.expryint = DEFAULT_EXPIRY_TASK_SECONDS if profile in EXPIRY_TASK_PROFILES else 0
         self._expiry_task: Scheduled | None = None
         self._schedule_expiry_task()
@@ -131,17 +137,26 @@ class QueueManager(PubSub, Definitions):
     # ---------------------------------------------------------------------------------------------
     # definitions
     def alter_qmgr(
-        self, *, deadq: str | None = None, maxprty: int | None = None, expryint: int | None = None
+        self,
+        *,
+        deadq: str | None = None,
+        maxprty: int | None = None,
+        expryint: int | None = None,
+        ccsid: int | None = None,
     ) -> None:
-        """ALTER QMGR DEADQ / MAXPRTY / EXPRYINT (expiry scan interval in seconds, 0 = off).
+        """ALTER QMGR DEADQ / MAXPRTY / EXPRYINT (expiry scan interval in seconds, 0 = off) / CCSID.
 
         ``expryint`` is EXPRYINT on z/OS and the expiry task's qm.ini ExpiryInterval on
-        distributed and IBM i (rule EXP-28).
+        distributed and IBM i (rule EXP-28). ``ccsid`` is the queue manager's CodedCharSetId
+        (1..65535), which puts use for MQCCSI_Q_MGR from then on (rule MD-04); messages already
+        queued keep the CCSID they were put with.
         """
         if maxprty is not None and (type(maxprty) is not int or not 0 <= maxprty <= 9):
             raise ValueError(f"MAXPRTY must be an int in 0..9, got {maxprty!r}")
         if expryint is not None and (type(expryint) is not int or not 0 <= expryint <= 99_999_999):
             raise ValueError(f"EXPRYINT must be seconds in 0..99999999, got {expryint!r}")
+        if ccsid is not None and (type(ccsid) is not int or not 1 <= ccsid <= 65_535):
+            raise ValueError(f"CCSID must be an int in 1..65535, got {ccsid!r}")
         if deadq is not None:
             self.deadq = check_name(deadq, "DEADQ") if deadq else None
         if maxprty is not None:
@@ -149,6 +164,21 @@ class QueueManager(PubSub, Definitions):
         if expryint is not None:
             self.expryint = expryint
             self._schedule_expiry_task()
+        if ccsid is not None:
+            self.ccsid = ccsid
+            self._share_put_fields()
+
+    def _share_put_fields(self) -> None:
+        """The descriptor fields shared by every message an application puts with the default
+        context: the context, Persistence, and what the put fills in for the MQMD's initial
+        values: CodedCharSetId MQCCSI_Q_MGR → this queue manager's CCSID (rule MD-04) and a blank
+        ReplyToQMgr → this queue manager's name (rule RPL-03)."""
+        self._shared = {
+            p: {**self._ctx_default, **self._put_defaults(), "Persistence": p} for p in (0, 1)
+        }
+
+    def _put_defaults(self) -> dict[str, Any]:
+        return {"CodedCharSetId": self.ccsid, "ReplyToQMgr": self.name}
 
     # ---------------------------------------------------------------------------------------------
     # ids, context, events
@@ -239,11 +269,21 @@ class QueueManager(PubSub, Definitions):
 
     # ---------------------------------------------------------------------------------------------
     # MQPUT
-    def put(self, name: str, data: object, md: MD | None = None, pmo: PMO | None = None) -> int:
+    def put(
+        self,
+        name: str,
+        data: object,
+        md: MD | None = None,
+        pmo: PMO | None = None,
+        *,
+        suppress_reply_to: bool = False,
+    ) -> int:
         """MQPUT (or MQPUT1) to a queue name; returns the reason code of a warning (0 if none).
 
         This is the hot path of every simulation, so the common case (an MD that sets at most
         Expiry and Priority, a PMO without context or syncpoint options) is checked inline.
+        ``suppress_reply_to``: a publication's copy under MQPMO_SUPPRESS_REPLYTO, whose blank
+        ReplyToQ and ReplyToQMgr stay blank (docs/patterns.md).
         """
         if type(data) is not bytes:
             data = message_bytes(data)
@@ -290,16 +330,29 @@ class QueueManager(PubSub, Definitions):
             correlid = self.new_msgid()
         elif len(correlid) != 24:
             correlid = correlid.ljust(24, b"\0")
+        if extra is not None and extra.get("CodedCharSetId") == _CCSI_INHERIT:
+            extra["CodedCharSetId"] = self.ccsid  # rule MD-04 (MQCCSI_Q_MGR: in the shared fields)
         reply_qmgr = md.ReplyToQMgr
-        fill_reply_qmgr = not reply_qmgr and bool(md.ReplyToQ)
-        if fill_reply_qmgr:  # rule RPL-02 (RPL-03, for a blank ReplyToQ too, is held back)
-            reply_q, reply_qmgr = self.reply_to(md.ReplyToQ)
+        fill_reply_qmgr = not reply_qmgr and not suppress_reply_to
+        if fill_reply_qmgr:  # rule RPL-03: the shared fields carry this queue manager's name
+            reply_q = md.ReplyToQ
+            if reply_q:  # rule RPL-02
+                reply_q, reply_qmgr = self.reply_to(reply_q)
+                if reply_qmgr != self.name or reply_q != md.ReplyToQ:
+                    extra = extra or {}
+                    extra["ReplyToQMgr"] = reply_qmgr
+                    extra["ReplyToQ"] = reply_q
+            else:
+                reply_qmgr = self.name
+        elif suppress_reply_to and not reply_qmgr:
             extra = extra or {}
-            extra["ReplyToQMgr"] = reply_qmgr
-            if reply_q != md.ReplyToQ:
-                extra["ReplyToQ"] = reply_q
+            extra["ReplyToQMgr"] = ""  # not the shared fields' name
         if options & _SET_CONTEXT:
-            shared = {**self._put_context(md, options), "Persistence": persistence}
+            shared = {
+                **self._put_context(md, options),
+                **self._put_defaults(),
+                "Persistence": persistence,
+            }
         else:
             shared = self._shared[persistence]
 
@@ -331,6 +384,8 @@ class QueueManager(PubSub, Definitions):
             self.log(local.name, "put", message, "syncpoint" if syncpoint else "", warning, detail)
         if syncpoint:
             self._uow.append(("put", local, message))
+            if local.trigger:  # rule TRG-03: the condition is evaluated now, uncommitted or not
+                delivery.maybe_trigger(self, local, message, in_uow=True)
         elif local.trigger or local.usage == "XMITQ":
             self.arrived(local, message)
         if warning:
@@ -396,14 +451,22 @@ class QueueManager(PubSub, Definitions):
         ctx: dict[str, Any],
         xdeadline: int | None = None,
         msgid: bytes | None = None,
+        in_uow: bool = False,
     ) -> Message:
-        """A put by the queue manager itself (no MQMD checks, never in a unit of work).
+        """A put by the queue manager itself (no MQMD checks).
 
         ``fields`` holds the descriptor fields to keep (Report, Format, ...; Priority, CorrelId and
-        MsgId are taken out of it). Raises MQMIError when the queue cannot take the message.
+        MsgId are taken out of it). CodedCharSetId MQCCSI_Q_MGR or MQCCSI_INHERIT becomes this
+        queue manager's CCSID, as on any put (rule MD-04). Raises MQMIError when the queue cannot
+        take the message. ``in_uow``: a trigger message caused by a put in the open unit of work
+        (rule TRG-03), which becomes available when that unit of work ends, committed or backed
+        out; every other message the queue manager puts is outside any unit of work.
         """
         self._check_room(route)
         extra = stored_extra(fields)
+        if fields.get("CodedCharSetId", _CCSI_Q_MGR) in (_CCSI_Q_MGR, _CCSI_INHERIT):
+            extra = extra or {}
+            extra["CodedCharSetId"] = self.ccsid
         priority = fields.get("Priority", -1)
         if priority == -1:
             priority = route.defprty
@@ -421,11 +484,16 @@ class QueueManager(PubSub, Definitions):
             encoding = fields.get("Encoding", C.MQENC_NATIVE)
             xdeadline = delivery.embedded_deadline(data, encoding, now)
         local = route.local
+        state = UNCOMMITTED_PUT if in_uow else AVAILABLE
         message = self._enqueue(
-            local, priority, deadline, msgid, correlid, data, ctx, extra, AVAILABLE, xdeadline
+            local, priority, deadline, msgid, correlid, data, ctx, extra, state, xdeadline
         )
-        self.log(local.name, "put", message, "qmgr")
-        self.arrived(local, message)
+        if in_uow:
+            self.log(local.name, "put", message, "qmgr", detail="in the unit of work")
+            self._uow.append(("trigger", local, message))
+        else:
+            self.log(local.name, "put", message, "qmgr")
+            self.arrived(local, message)
         return message
 
     def _check_room(self, route: Route, planned: int = 0) -> None:
@@ -474,12 +542,16 @@ class QueueManager(PubSub, Definitions):
         return message
 
     def arrived(self, local: QLocal, message: Message) -> None:
-        """A message became available on a local queue: triggers and waiting channels."""
+        """A message arrived outside any unit of work: triggers and waiting channels."""
         if local.trigger:
             delivery.maybe_trigger(self, local, message)
         if local.is_xmitq:
-            for wake in self._xmit_listeners.get(local.name, ()):
-                wake()
+            self._wake_channels(local)
+
+    def _wake_channels(self, local: QLocal) -> None:
+        """A message became available on a transmission queue: wake the channels serving it."""
+        for wake in self._xmit_listeners.get(local.name, ()):
+            wake()
 
     def listen(self, xmitq: str, wake: Callable[[], None]) -> None:
         """Call ``wake`` whenever a message becomes available on a transmission queue."""
@@ -521,10 +593,16 @@ class QueueManager(PubSub, Definitions):
             data = message.data
             if message.xdeadline is not None:  # rules XQH-03, XQH-05
                 data = delivery.decrement_embedded(data, message, now)
+            extension = None
+            if message.extra is not None and md.Version < C.MQMD_VERSION_2:
+                mde = md_extension(message)  # rule MD-07
+                if mde is not None:
+                    data = mde + data
+                    extension = self.ccsid  # the MQMDE is in the queue manager's CCSID
             warning = 0
             if max_length is not None and len(data) > max_length:
                 if not opts.accept_truncated:
-                    fill_md(md, message, now, self.sim)
+                    fill_md(md, message, now, self.sim, extension)
                     raise MQMIError(
                         C.MQCC_WARNING,
                         C.MQRC_TRUNCATED_MSG_FAILED,
@@ -535,7 +613,7 @@ class QueueManager(PubSub, Definitions):
             cause = "browse" if gmo.Options & BROWSE_OPTIONS else "get"
             self.log(local.name, "failed", cause=cause, reason=error.reason, detail=error.detail)
             raise
-        fill_md(md, message, now, self.sim)
+        fill_md(md, message, now, self.sim, extension)
         if opts.browse:
             handle.cursor_message = message
             if opts.lock:
@@ -723,20 +801,28 @@ class QueueManager(PubSub, Definitions):
     # ---------------------------------------------------------------------------------------------
     # units of work and depth
     def commit(self) -> None:
-        """MQCMIT: uncommitted puts become available, syncpoint gets leave for good."""
+        """MQCMIT: uncommitted puts become available, syncpoint gets leave for good.
+
+        Trigger messages the unit of work caused become available too (rule TRG-03); the puts
+        themselves triggered, or not, when they were made.
+        """
         work, self._uow = self._uow, []
         for op, local, message in work:
             if op == "put" and message.state == UNCOMMITTED_PUT:
                 local.store.release(message)
-                self.arrived(local, message)
+                if local.is_xmitq:
+                    self._wake_channels(local)
             elif op == "get" and message.state == GOT_IN_UOW:
                 local.store.remove(message)
+            elif op == "trigger":
+                self._trigger_available(local, message)
         self.log("", "commit", detail=f"{len(work)} operation(s)")
 
     def backout(self) -> None:
         """MQBACK: uncommitted puts vanish; got messages return in place, BackoutCount + 1 (UOW-01).
 
-        Messages discarded for expiry during the unit of work stay discarded (UOW-02).
+        Messages discarded for expiry during the unit of work stay discarded (UOW-02). Trigger
+        messages the unit of work caused are not withdrawn: they become available (TRG-03).
         """
         work, self._uow = self._uow, []
         for op, local, message in reversed(work):
@@ -747,7 +833,17 @@ class QueueManager(PubSub, Definitions):
                 local.store.release(message)
                 message.backouts += 1
                 self.log(local.name, "backout", message, "get")
+        for op, local, message in work:
+            if op == "trigger":  # rule TRG-03: made available whether committed or backed out
+                self._trigger_available(local, message)
         self.log("", "backout", detail=f"{len(work)} operation(s)")
+
+    def _trigger_available(self, local: QLocal, message: Message) -> None:
+        """The unit of work that caused a trigger message ended: the message becomes available
+        on the initiation queue (or the dead-letter queue that took it), as any arrival."""
+        if message.state == UNCOMMITTED_PUT:
+            local.store.release(message)
+            self.arrived(local, message)
 
     def curdepth(self, name: str) -> int:
         """CURDEPTH of a local queue (rule EXP-25: expired, undiscarded messages count)."""

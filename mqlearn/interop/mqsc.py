@@ -109,6 +109,10 @@ _NOTES = {
         "EXPRYINT is a z/OS attribute (rule EXP-28); Python shows this queue manager's "
         "interval as qm.expryint"
     ),
+    ("ALTER", "CCSID"): (
+        "ALTER QMGR CCSID is not valid on z/OS, where the CCSID comes from the system parameters "
+        "(rule MD-04); Python can set it: qm.alter_qmgr(ccsid=)"
+    ),
 }
 
 
@@ -509,10 +513,12 @@ def _alter_queue(qm: QueueManager, command: Command) -> list[str]:
 
 
 def _alter_qmgr(qm: QueueManager, command: Command) -> list[str]:
-    """ALTER QMGR DEADQ, and EXPRYINT on z/OS, through qm.alter_qmgr."""
+    """ALTER QMGR DEADQ, EXPRYINT on z/OS, CCSID elsewhere (rule MD-04), through qm.alter_qmgr."""
     table: dict[str, tuple[str, Converter]] = {"DEADQ": ("deadq", _text)}
     if qm.profile == "zos":
         table["EXPRYINT"] = ("expryint", _expryint)
+    else:
+        table["CCSID"] = ("ccsid", _int)
     attrs = _options(command, table)
     with _values_checked(len(command.text)):
         qm.alter_qmgr(**attrs)

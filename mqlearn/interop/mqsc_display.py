@@ -46,7 +46,7 @@ def queue_keywords(cls: type[QueueDefinition]) -> tuple[str, ...]:
 
 def qmgr_keywords(profile: str) -> tuple[str, ...]:
     """DISPLAY QMGR keywords; EXPRYINT is a z/OS queue manager attribute (rule EXP-28)."""
-    common = ("DEADQ", "MAXPRTY", "PLATFORM")
+    common = ("CCSID", "DEADQ", "MAXPRTY", "PLATFORM")
     return (*common, "EXPRYINT") if profile == "zos" else common
 
 
@@ -124,6 +124,7 @@ def status_details(qm: QueueManager, queue: QLocal, wanted: Iterable[str] | None
 def qmgr_details(qm: QueueManager, wanted: Iterable[str] | None) -> list[str]:
     """The AMQ8408I block: QMNAME, then the wanted queue manager attributes (None: all)."""
     values = {
+        "CCSID": item("CCSID", qm.ccsid),  # rule MD-04
         "DEADQ": item("DEADQ", qm.deadq),
         "MAXPRTY": item("MAXPRTY", qm.maxprty),
         "PLATFORM": item("PLATFORM", PLATFORMS[qm.profile]),

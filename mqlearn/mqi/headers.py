@@ -168,3 +168,83 @@ MDE_LENGTH = C.MQMDE_LENGTH_2
 # Where the embedded descriptor, and its Expiry, sit in a packed MQXQH: 104 and 120.
 XQH_MSGDESC_OFFSET = field_offset(MQXQH, "MsgDesc")
 XQH_EMBEDDED_EXPIRY_OFFSET = XQH_MSGDESC_OFFSET + field_offset(MD, "Expiry")
+
+
+# -- the Format chain of MQ header structures at the start of message data ---------------------
+# Formats naming a header that starts with IBM's common prefix (StrucId, Version, StrucLength,
+# Encoding, CodedCharSetId, Format), with the StrucId it must have: MQCIH, MQDH, MQEPH, MQIIH,
+# MQMDE, MQRFH, MQRFH2, MQRMH and MQWIH. StrucLength covers what belongs to the structure (an
+# MQRFH2's NameValueData, an MQDH's records), so it can be skipped without knowing its layout.
+CHAINED_HEADERS = {
+    C.MQFMT_CICS: "CIH ",
+    C.MQFMT_DIST_HEADER: "DH  ",
+    C.MQFMT_EMBEDDED_PCF: "EPH ",
+    C.MQFMT_IMS: "IIH ",
+    C.MQFMT_MD_EXTENSION: "MDE ",
+    C.MQFMT_RF_HEADER: "RFH ",
+    C.MQFMT_RF_HEADER_2: "RFH ",
+    C.MQFMT_REF_MSG_HEADER: "RMH ",
+    C.MQFMT_WORK_INFO_HEADER: "WIH ",
+}
+_PREFIX_LENGTH = 28  # StrucId, Version, StrucLength, Encoding, CodedCharSetId, Format
+_DLH_FORMAT_OFFSET = field_offset(MQDLH, "Format")
+_MD_FORMAT_OFFSET = XQH_MSGDESC_OFFSET + field_offset(MD, "Format")
+_EBCDIC = "cp037"  # StrucIds and format names are upper-case letters, digits and blanks: the
+# same bytes in every EBCDIC code page IBM MQ uses (37, 500, 1047, ...)
+
+
+def _chars(raw: bytes, expected: str) -> str | None:
+    """How to decode a header whose StrucId should be ``expected``: latin-1 or EBCDIC, or None
+    when the bytes are neither (then the data is not that header)."""
+    for codec in ("latin-1", _EBCDIC):
+        if raw[:4].decode(codec) == expected:
+            return codec
+    return None
+
+
+def _mqlong(raw: bytes, offset: int, order: str) -> int:
+    chunk = raw[offset : offset + 4]
+    if order == "<":
+        return int.from_bytes(chunk, "little", signed=True)
+    return int.from_bytes(chunk, "big", signed=True)
+
+
+def _order(raw: bytes) -> str:
+    """Byte order of a header, from its Version (a small number), as ``unpack`` detects it."""
+    return "<" if 0 < _mqlong(raw, 4, "<") < 256 else ">"
+
+
+def leading_headers_length(data: bytes, fmt: str) -> int:
+    """How many bytes of ``data`` are MQ header structures, following the Format chain from
+    ``fmt`` (the Format of the descriptor the data belongs to). Rule RPT-04: a report "with data"
+    carries these in addition to the first 100 bytes of application data.
+
+    The chain goes through the headers named by :data:`CHAINED_HEADERS` (by their StrucLength),
+    the MQDLH (172 bytes) and the MQXQH (428 bytes; the next Format is its embedded MD's). It
+    stops at the first Format that names no header, and at anything that does not hold the header
+    its Format announces (wrong StrucId, too short, a StrucLength that does not fit): what is left
+    is application data.
+    """
+    offset = 0
+    while True:
+        rest = data[offset:]
+        if fmt == C.MQFMT_DEAD_LETTER_HEADER:
+            length, format_at, expected = DLH_LENGTH, _DLH_FORMAT_OFFSET, C.MQDLH_STRUC_ID
+        elif fmt == C.MQFMT_XMIT_Q_HEADER:
+            length, format_at, expected = XQH_LENGTH, _MD_FORMAT_OFFSET, C.MQXQH_STRUC_ID
+        elif fmt in CHAINED_HEADERS:
+            expected = CHAINED_HEADERS[fmt]
+            if len(rest) < _PREFIX_LENGTH:
+                return offset
+            length, format_at = _mqlong(rest, 8, _order(rest)), 20
+            if length < _PREFIX_LENGTH:
+                return offset
+        else:
+            return offset
+        if len(rest) < length:
+            return offset
+        codec = _chars(rest, expected)
+        if codec is None:
+            return offset
+        fmt = rest[format_at : format_at + 8].decode(codec).split("\0")[0].ljust(8)
+        offset += length

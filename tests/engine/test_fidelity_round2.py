@@ -1,4 +1,4 @@
-"""Fidelity, round 2: MD-05, MD-06, MQI-01, LCK-02, RPL-02 and RPL-03 (and MD-07, held back).
+"""Fidelity, round 2: MD-05, MD-06, MQI-01, LCK-02, RPL-02, RPL-03 and MD-07.
 
 Every expectation here is worked out by hand from IBM's text, not read from mqlearn's own tables:
 the MQMD field descriptions on "MQMD (Message descriptor) on IBM i" (MDFB, MDRQ, MDRM, MDEXP...),
@@ -385,14 +385,6 @@ def test_lck02_unlock_of_a_message_still_there_releases_it() -> None:
 
 
 # -- RPL-03 / RPL-02: ReplyToQMgr and ReplyToQ as MQPUT sends them ---------------------------------
-RPL03_HELD_BACK = pytest.mark.xfail(
-    strict=True,
-    reason="RPL-03 for a blank ReplyToQ is held back: it changes saved outputs of notebook 08 "
-    "(docs/engine.md, 'Put')",
-)
-
-
-@RPL03_HELD_BACK
 def test_rpl03_blank_reply_to_q_still_gets_this_queue_managers_name() -> None:
     """As the amqsbcg capture of an amqsput message shows: ReplyToQ blank, ReplyToQMgr 'QM1'."""
     _qm, q = qm_with_queue()
@@ -402,7 +394,6 @@ def test_rpl03_blank_reply_to_q_still_gets_this_queue_managers_name() -> None:
     assert (got.ReplyToQ, got.ReplyToQMgr) == ("", "QM1")
 
 
-@RPL03_HELD_BACK
 def test_rpl03_put1_publish_and_syncpoint_puts_fill_reply_to_qmgr() -> None:
     qm, q = qm_with_queue()
     qm.define_topic("PRICES", topicstr="prices")
@@ -424,7 +415,6 @@ def test_rpl03_a_given_reply_to_qmgr_is_kept() -> None:
     assert get(q)[1].ReplyToQMgr == "QM7"
 
 
-@RPL03_HELD_BACK
 def test_rpl03_message_arriving_over_a_channel_keeps_the_senders_name() -> None:
     sim = mq.Simulation()
     qm1, qm2 = mq.QueueManager("QM1", sim=sim), mq.QueueManager("QM2", sim=sim)
@@ -494,12 +484,7 @@ def test_rpl02_the_expiration_report_goes_to_the_remote_definitions_target() -> 
     assert (header.RemoteQName, header.RemoteQMgrName) == ("APP.REPLIES", "QM2")
 
 
-# -- MD-07: an MQMDE for a version-1 MD (engine wiring held back: docs/engine.md) ------------------
-MD07_HELD_BACK = pytest.mark.xfail(
-    strict=True,
-    reason="MD-07 is not wired into MQGET yet: it changes saved outputs of notebooks 04 and 06 "
-    "(docs/engine.md, 'Get and browse')",
-)
+# -- MD-07: an MQMDE for a version-1 MD ------------------------------------------------------------
 GROUP = b"GROUP-7".ljust(24, b"\0")
 
 
@@ -541,7 +526,6 @@ def expected_mqmde(
     )
 
 
-@MD07_HELD_BACK
 def test_md07_version_1_md_gets_an_mqmde_in_front_of_the_data() -> None:
     _qm, q = qm_with_queue()
     put_in_group(q)
@@ -550,11 +534,12 @@ def test_md07_version_1_md_gets_an_mqmde_in_front_of_the_data() -> None:
     mde = expected_mqmde(273, 1208, b"MQSTR   ", GROUP, 3, 0, 8, -1)
     assert len(mde) == 72
     assert data == mde + b"payload"
-    assert (md.Version, md.Format, md.Encoding, md.CodedCharSetId) == (1, "MQHMDE  ", 546, 0)
+    # the MD describes the MQMDE: native encoding, the queue manager's CCSID (1208, rule MD-04)
+    assert (md.Version, md.Format, md.Encoding, md.CodedCharSetId) == (1, "MQHMDE  ", 546, 1208)
 
 
 def test_md07_md_extension_builds_the_mqmde_a_version_1_get_returns() -> None:
-    """The MQMDE itself, as MQGET will put it in front of the data (ready; not wired yet)."""
+    """The MQMDE itself, as MQGET puts it in front of the data."""
     qm, q = qm_with_queue()
     put_in_group(q)
     (message,) = qm.local(APP_Q).store.messages()
@@ -564,7 +549,6 @@ def test_md07_md_extension_builds_the_mqmde_a_version_1_get_returns() -> None:
     assert md_extension(plain) is None
 
 
-@MD07_HELD_BACK
 def test_md07_browse_and_truncation_count_the_mqmde() -> None:
     _qm, q = qm_with_queue()
     put_in_group(q, b"x" * 10)
@@ -590,9 +574,11 @@ def test_md07_default_version_2_fields_give_no_mqmde() -> None:
     assert md.Format == "MQSTR   "
 
 
-@MD07_HELD_BACK
 def test_md07_a_report_read_with_a_version_1_md_starts_with_an_mqmde() -> None:
-    """A report's OriginalLength is the original's data length (RPT-03), not MQOL_UNDEFINED."""
+    """A report's OriginalLength is the original's data length (RPT-03), not MQOL_UNDEFINED.
+    The MQMDE describes the report's (empty) data: the original's Encoding 546 and its CCSID,
+    which the put made the queue manager's 1208 (MD-04), Format blank; GroupId null, MsgSeqNumber
+    1, Offset 0, MsgFlags 0 copied, OriginalLength 5."""
     qm, q = qm_with_queue()
     qm.define_qlocal(REPLY_Q)
     put(q, b"12345", Expiry=10, Report=C.MQRO_EXPIRATION, ReplyToQ=REPLY_Q)
@@ -601,5 +587,5 @@ def test_md07_a_report_read_with_a_version_1_md_starts_with_an_mqmde() -> None:
         get(q)
     md = mq.MD()
     data = mq.Queue(qm, REPLY_Q).get(None, md)
-    assert data == expected_mqmde(546, 0, b"        ", b"\0" * 24, 1, 0, 0, 5)
-    assert md.Format == "MQHMDE  "
+    assert data == expected_mqmde(546, 1208, b"        ", b"\0" * 24, 1, 0, 0, 5)
+    assert (md.Format, md.CodedCharSetId, md.OriginalLength) == ("MQHMDE  ", 1208, -1)

@@ -539,10 +539,12 @@ class ReportRun:
             getattr(self.qm, kind)()
 
     def drain(self, qname: str) -> list[tuple[mq.MD, bytes]]:
+        """Get every report, as a program reading reports does: with a version-2 MD, so the
+        report's OriginalLength (RPT-03) stays in the MD instead of an MQMDE (MD-07)."""
         handle = mq.Queue(self.qm, qname)
         drained = []
         while True:
-            md = mq.MD()
+            md = mq.MD(Version=CMQC.MQMD_VERSION_2)
             data = try_get(handle, md, CMQC.MQGMO_NO_SYNCPOINT)
             if data is None:
                 return drained

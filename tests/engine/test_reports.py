@@ -7,8 +7,11 @@ the report appears at that moment, built as seed 003 "Table 1" says.
 
 from __future__ import annotations
 
+import re
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -279,6 +282,129 @@ def test_rpt04_report_on_xmitq_message_carries_the_inner_message() -> None:
     report_data, report = only_report(qm)
     assert report_data == b"inner", "report data starts after the MQXQH"
     assert report.CorrelId == original.MsgId
+
+
+def rfh2(
+    fmt: bytes = b"MQSTR   ", name_values: bytes = b"<usr><a>1</a></usr>", *, big: bool = False
+) -> bytes:
+    """An MQRFH2 written out by hand from IBM's layout: StrucId 'RFH ', Version 2, StrucLength,
+    Encoding, CodedCharSetId, Format, Flags, NameValueCCSID (the 36-byte fixed part), then one
+    NameValueLength + NameValueData pair, the data padded with blanks to a multiple of 4.
+    ``big``: integers big-endian (Encoding 273), as in the real capture; else little (546)."""
+    padded = name_values.ljust(-(-len(name_values) // 4) * 4)
+    length = 36 + 4 + len(padded)
+    order, encoding = (">", 273) if big else ("<", 546)
+    fixed = struct.pack(f"{order}4s4i8s2i", b"RFH ", 2, length, encoding, 1208, fmt, 0, 1208)
+    return fixed + struct.pack(f"{order}i", len(padded)) + padded
+
+
+USR_64 = b"<usr><note>" + b"n" * 47 + b"</usr>"  # 64 bytes: a 104-byte MQRFH2
+RFH2_104 = rfh2(name_values=USR_64)
+
+
+def test_rpt04_rfh2_is_carried_whole_before_100_bytes_of_data() -> None:
+    """A 104-byte MQRFH2 and 150 bytes of data: the report carries the MQRFH2 (104 bytes) plus
+    the first 100 bytes of application data, 204 bytes; not just the first 100 bytes."""
+    qm = new_qm()
+    header = rfh2(name_values=USR_64)
+    assert len(header) == 104
+    body = bytes(range(150))
+    put_expiring(qm, header + body, report=C.MQRO_EXPIRATION_WITH_DATA, Format=C.MQFMT_RF_HEADER_2)
+    expire_and_discard_by_get(qm)
+    report_data, report = only_report(qm)
+    assert len(report_data) == 204
+    assert report_data == header + body[:100]
+    assert (report.Format, report.OriginalLength) == (C.MQFMT_RF_HEADER_2, 254)
+
+
+def test_rpt04_big_endian_rfh2_of_the_real_capture() -> None:
+    """The MQRFH2 of the real amqsbcg capture (Encoding 273, StrucLength X'9C' = 156) followed by
+    150 bytes: 156 + 100 bytes in the report."""
+    capture = (Path(__file__).parent.parent / "interop" / "samples" / "rfh2-browse.txt").read_text(
+        encoding="latin-1"
+    )
+    rows = re.findall(r"^[0-9A-F]{8}: (.{40})", capture, flags=re.MULTILINE)
+    captured = bytes.fromhex("".join(rows).replace(" ", ""))
+    header = captured[:156]
+    assert header[:12] == b"RFH \0\0\0\x02\0\0\0\x9c"
+    qm = new_qm()
+    body = bytes(150)
+    put_expiring(
+        qm,
+        header + body,
+        report=C.MQRO_EXPIRATION_WITH_DATA,
+        Format=C.MQFMT_RF_HEADER_2,
+        Encoding=273,
+    )
+    expire_and_discard_by_get(qm)
+    report_data, _ = only_report(qm)
+    assert report_data == header + body[:100]
+
+
+def test_rpt04_the_format_chain_is_followed_through_every_header() -> None:
+    """MQDLH (172) → MQRFH2 (104) → MQRFH2 (48) → application data: the Format of each header
+    names the next; the report carries all three headers, 324 bytes, plus 100 bytes."""
+    qm = new_qm()
+    inner = rfh2(b"MQSTR   ", b"<a>1</a>")
+    assert len(inner) == 48
+    outer = rfh2(b"MQHRF2  ", USR_64)
+    dlh = mq.MQDLH(Reason=C.MQRC_Q_FULL, DestQName="X", Format=C.MQFMT_RF_HEADER_2).pack()
+    data = dlh + outer + inner + bytes(range(200))
+    put_expiring(qm, data, report=C.MQRO_EXPIRATION_WITH_DATA, Format=C.MQFMT_DEAD_LETTER_HEADER)
+    expire_and_discard_by_get(qm)
+    report_data, _ = only_report(qm)
+    assert len(report_data) == 172 + 104 + 48 + 100
+    assert report_data == data[: 172 + 104 + 48 + 100]
+
+
+@pytest.mark.parametrize(
+    ("header", "why"),
+    [
+        (b"RFX " + RFH2_104[4:], "wrong StrucId"),
+        (RFH2_104[:8] + struct.pack("<i", 4000) + RFH2_104[12:], "StrucLength beyond the data"),
+        (RFH2_104[:8] + struct.pack("<i", 20) + RFH2_104[12:], "shorter than the fixed part"),
+    ],
+    ids=["strucid", "too-long", "too-short"],
+)
+def test_rpt04_data_that_is_not_the_announced_header_counts_as_application_data(
+    header: bytes, why: str
+) -> None:
+    """Format says MQHRF2, but the bytes are not an MQRFH2: nothing is taken as a header, and the
+    report carries the first 100 bytes only."""
+    qm = new_qm()
+    data = header + bytes(range(150))
+    put_expiring(qm, data, report=C.MQRO_EXPIRATION_WITH_DATA, Format=C.MQFMT_RF_HEADER_2)
+    expire_and_discard_by_get(qm)
+    report_data, _ = only_report(qm)
+    assert report_data == data[:100], why
+
+
+def test_rpt04_remote_message_with_an_rfh2_reports_header_and_data_after_the_mqxqh() -> None:
+    """Expired on the transmission queue: the report describes the message inside the MQXQH, so
+    its data is the MQRFH2 and 100 bytes, without the MQXQH."""
+    qm = new_qm()
+    qm.define_qlocal("QM2", usage="XMITQ")
+    qm.define_qremote("TO.QM2", rname=APP_Q, rqmname="QM2")
+    header = rfh2(name_values=USR_64)
+    body = bytes(range(150))
+    put_expiring(
+        qm,
+        header + body,
+        qname="TO.QM2",
+        report=C.MQRO_EXPIRATION_WITH_DATA,
+        Format=C.MQFMT_RF_HEADER_2,
+    )
+    expire_and_discard_by_get(qm, "QM2")
+    report_data, _ = only_report(qm)
+    assert report_data == header + body[:100]
+
+
+def test_rpt04_short_data_after_the_header_is_carried_whole() -> None:
+    qm = new_qm()
+    data = rfh2(name_values=USR_64) + b"x" * 50
+    put_expiring(qm, data, report=C.MQRO_EXPIRATION_WITH_DATA, Format=C.MQFMT_RF_HEADER_2)
+    expire_and_discard_by_get(qm)
+    assert only_report(qm)[0] == data
 
 
 # --- RPT-05: MsgId and CorrelId of the report -----------------------------------------------

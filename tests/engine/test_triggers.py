@@ -1,4 +1,6 @@
-"""Triggers (TRG-01, TRG-02): trigger messages never expire, and expired messages still count."""
+"""Triggers (TRG-01, TRG-02, TRG-03): trigger messages never expire, expired messages still count,
+and a put in a unit of work triggers at the put, its trigger message held until the unit of work
+ends (committed or backed out)."""
 
 from __future__ import annotations
 
@@ -92,13 +94,112 @@ def test_trg02_every_trigger_fires_per_put() -> None:
     assert trigger_count(qm) == 4
 
 
-def test_trg02_syncpoint_put_triggers_at_commit() -> None:
-    """A put under syncpoint triggers when it is committed, not when it is put; backout: never."""
+# -- TRG-03: triggers caused by puts in a unit of work ---------------------------------------------
+# IBM ("Conditions for a trigger event", "Designing an application that uses triggered queues",
+# "Properties of trigger messages"): the condition is assessed when the message is put, counting
+# committed and uncommitted messages; a trigger message caused by a put in a unit of work is put to
+# the initiation queue in that unit of work, so a trigger monitor can get it only when the unit of
+# work ends, and it is made available whether the unit of work is committed or backed out.
+NO_MSG_AVAILABLE = 2033  # MQRC_NO_MSG_AVAILABLE
+
+
+def trigger_available(qm: mq.QueueManager) -> bool:
+    """Whether a trigger monitor's get from the initiation queue finds a message (browsed)."""
+    try:
+        mq.Queue(qm, INIT_Q).get(None, mq.MD(), mq.GMO(Options=C.MQGMO_BROWSE_FIRST))
+    except mq.MQMIError as error:
+        assert error.reason == NO_MSG_AVAILABLE
+        return False
+    return True
+
+
+def test_trg03_syncpoint_put_makes_its_trigger_message_at_once_held_until_commit() -> None:
+    """EVERY: the put in a unit of work creates the trigger message at once, in the same unit of
+    work: it is on APP.INITQ (CURDEPTH 1, an uncommitted put) but no get can have it. The commit
+    makes it available; it names APP.IN."""
     qm, q = triggered_queue(trigtype="EVERY")
     put(q, pmo_options=C.MQPMO_SYNCPOINT)
-    assert trigger_count(qm) == 0
+    assert [e.detail for e in events_of(qm, "trigger")] == [
+        "put to APP.INITQ at QM1 in the unit of work"
+    ]
+    assert (trigger_count(qm), qm.uncommitted(INIT_Q)) == (1, 1)
+    assert not trigger_available(qm)
     qm.commit()
-    assert trigger_count(qm) == 1
+    assert qm.uncommitted(INIT_Q) == 0
+    data, md = get(mq.Queue(qm, INIT_Q))
+    assert md.Format == C.MQFMT_TRIGGER
+    assert mq.MQTM.unpack(data).QName.rstrip() == APP_Q
+
+
+def test_trg03_backout_does_not_withdraw_the_trigger_message() -> None:
+    """The unit of work is backed out: the application message is gone, the trigger message is
+    made available all the same, so the started application finds APP.IN empty."""
+    qm, q = triggered_queue(trigtype="FIRST")
     put(q, pmo_options=C.MQPMO_SYNCPOINT)
     qm.backout()
+    assert qm.curdepth(APP_Q) == 0
+    assert (trigger_count(qm), qm.uncommitted(INIT_Q)) == (1, 0)
+    data, _ = get(mq.Queue(qm, INIT_Q))
+    assert mq.MQTM.unpack(data).QName.rstrip() == APP_Q
+    assert [e.kind for e in events_of(qm, "backout")] == ["backout", "backout"], (
+        "only the application message's put is backed out (and the closing backout event)"
+    )
+
+
+def test_trg03_uncommitted_messages_count_for_first() -> None:
+    """FIRST fires when the count goes from 0 to 1, uncommitted messages included: two puts in
+    one unit of work give one trigger message (at the first put); a put outside the unit of work
+    while the first is still uncommitted finds the queue not empty and gives none. The backout
+    then leaves the trigger message available."""
+    qm, q = triggered_queue(trigtype="FIRST")
+    put(q, b"a", pmo_options=C.MQPMO_SYNCPOINT)
+    put(q, b"b", pmo_options=C.MQPMO_SYNCPOINT)
     assert trigger_count(qm) == 1
+    put(q, b"c", pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1, "a and b were on the queue, uncommitted: c is not the first"
+    qm.commit()
+    assert trigger_count(qm) == 1 and trigger_available(qm)
+    assert len(events_of(qm, "trigger")) == 1
+
+
+def test_trg03_depth_counts_an_uncommitted_put_and_switches_triggering_off_at_the_put() -> None:
+    """DEPTH with TRIGDPTH 2: one committed message and one put in a unit of work make 2, so the
+    second put fires; TRIGGER is switched off then, before the unit of work ends; the trigger
+    message becomes available at the backout."""
+    qm, q = triggered_queue(trigtype="DEPTH", trigdpth=2)
+    put(q, b"committed")
+    put(q, b"in a unit of work", pmo_options=C.MQPMO_SYNCPOINT)
+    assert trigger_count(qm) == 1
+    assert qm.local(APP_Q).trigger is False
+    assert not trigger_available(qm)
+    qm.backout()
+    assert trigger_available(qm)
+
+
+def test_trg03_zos_default_put_is_in_a_unit_of_work() -> None:
+    """On z/OS a put with neither MQPMO_SYNCPOINT nor MQPMO_NO_SYNCPOINT is in a unit of work
+    ("Triggering in the client environment"): its trigger message waits for the commit."""
+    qm = new_qm(profile="zos")
+    qm.define_qlocal(INIT_Q)
+    qm.define_qlocal(APP_Q, trigger=True, trigtype="EVERY", initq=INIT_Q)
+    put(mq.Queue(qm, APP_Q))
+    assert trigger_count(qm) == 1 and not trigger_available(qm)
+    qm.commit()
+    assert trigger_available(qm)
+
+
+def test_trg03_trigger_message_refused_by_initq_is_dead_lettered_in_the_uow() -> None:
+    """APP.INITQ is full: the trigger message goes to the dead-letter queue (IBM: "If the queue
+    manager fails to put a trigger message on an initiation queue, it will be put on the
+    dead-letter queue"), in the same unit of work, available when it ends."""
+    qm, q = triggered_queue(trigtype="EVERY")
+    qm.alter_qlocal(INIT_Q, maxdepth=0)
+    qm.define_qlocal("DLQ")
+    qm.alter_qmgr(deadq="DLQ")
+    put(q, pmo_options=C.MQPMO_SYNCPOINT)
+    assert (qm.curdepth("DLQ"), qm.uncommitted("DLQ")) == (1, 1)
+    qm.commit()
+    data, md = get(mq.Queue(qm, "DLQ"), md=mq.MD(Version=2))
+    assert md.Format == C.MQFMT_DEAD_LETTER_HEADER
+    assert mq.MQDLH.unpack(data).Reason == C.MQRC_Q_FULL
+    assert mq.MQTM.unpack(data[C.MQDLH_LENGTH_1 :]).QName.rstrip() == APP_Q

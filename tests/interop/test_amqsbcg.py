@@ -63,6 +63,21 @@ def test_backout_sample_values_are_the_ones_printed() -> None:
     assert data == b'{"orderId":"23","forcarErro":"true"}'
 
 
+def test_rpl03_md04_an_amqsput_message_browses_with_the_captures_reply_to_and_ccsid() -> None:
+    """The backout capture is an amqsput message on a Linux queue manager QM1: amqsput leaves
+    ReplyToQ blank, ReplyToQMgr blank and CodedCharSetId MQCCSI_Q_MGR, and amqsbcg shows ReplyToQ
+    blank, ReplyToQMgr 'QM1' (rule RPL-03) and CodedCharSetId 1208 (rule MD-04). The same put on
+    mqlearn's QM1 browses with the same values."""
+    _, real, _ = parse_browse(read_sample("backout-browse.txt"))
+    qm = mq.QueueManager("QM1")
+    qm.define_qlocal("DEV.QUEUE.1")
+    mq.Queue(qm, "DEV.QUEUE.1").put(b"hello", mq.MD(Format=C.MQFMT_STRING))
+    _, ours, _ = parse_browse(browse_amqsbcg(qm, "DEV.QUEUE.1"))
+    fields = ("ReplyToQ", "ReplyToQMgr", "CodedCharSetId", "Encoding", "Format")
+    assert [getattr(ours, f) for f in fields] == [getattr(real, f) for f in fields]
+    assert (real.ReplyToQ, real.ReplyToQMgr, real.CodedCharSetId) == ("", "QM1", 1208)
+
+
 def test_older_big_endian_rfh2_browse_message_block_reproduced() -> None:
     """The rfh2 capture comes from an older amqsbcg (no summary) pasted into a README, which
     lost trailing blanks: its message block matches line for line once trailing blanks go."""

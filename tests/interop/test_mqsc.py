@@ -301,7 +301,7 @@ def test_display_qmgr_and_alter_qmgr_deadq() -> None:
     qm = mq.QueueManager("QM1")
     out = qm.mqsc("DISPLAY QMGR")
     assert blocks(out, QMGR_DETAILS) == [
-        {"QMNAME": "QM1", "DEADQ": "", "MAXPRTY": "9", "PLATFORM": "UNIX"}
+        {"QMNAME": "QM1", "CCSID": "1208", "DEADQ": "", "MAXPRTY": "9", "PLATFORM": "UNIX"}
     ]
     out = qm.mqsc("ALTER QMGR DEADQ(DLQ)\nDIS QMGR DEADQ")
     assert "AMQ8005I: IBM MQ queue manager changed." in out
@@ -325,6 +325,40 @@ def test_exp28_expryint_is_a_zos_queue_manager_attribute() -> None:
         assert out.count("AMQ8405I") == 2
         assert "EXPRYINT is not a keyword of ALTER QMGR" in out and "EXP-28" in out
         assert state(qm) == before
+
+
+def test_md04_display_and_alter_qmgr_ccsid() -> None:
+    """DISPLAY QMGR CCSID shows the CCSID puts use for MQCCSI_Q_MGR (1208 here, as on the real
+    Linux queue manager of the captures); ALTER QMGR CCSID(819) changes it for later puts."""
+    qm = mq.QueueManager("QM1")
+    qm.define_qlocal("APP.IN")
+    out = qm.mqsc("DISPLAY QMGR CCSID\nALTER QMGR CCSID(819)\nDIS QMGR CCSID")
+    assert ok(out)
+    assert blocks(out, QMGR_DETAILS) == [
+        {"QMNAME": "QM1", "CCSID": "1208"},
+        {"QMNAME": "QM1", "CCSID": "819"},
+    ]
+    mq.Queue(qm, "APP.IN").put(b"x")
+    got = mq.MD()
+    mq.Queue(qm, "APP.IN").get(None, got)
+    assert got.CodedCharSetId == 819
+
+
+@pytest.mark.parametrize("value", ["0", "65536", "UTF8"])
+def test_md04_alter_qmgr_ccsid_out_of_range_changes_nothing(value: str) -> None:
+    qm = mq.QueueManager("QM1", profile="ibmi")
+    out = qm.mqsc(f"ALTER QMGR CCSID({value})")
+    assert "AMQ8405I" in out and qm.ccsid == 37
+
+
+def test_md04_alter_qmgr_ccsid_is_not_valid_on_zos() -> None:
+    """z/OS takes its CCSID from the system parameters (500 by default); MQSC's ALTER QMGR CCSID
+    is "not valid on z/OS". DISPLAY shows it."""
+    zos = mq.QueueManager("QMZ", profile="zos")
+    out = zos.mqsc("ALTER QMGR CCSID(1047)\nDIS QMGR CCSID")
+    assert "CCSID is not a keyword of ALTER QMGR" in out and "MD-04" in out
+    assert blocks(out, QMGR_DETAILS) == [{"QMNAME": "QMZ", "CCSID": "500"}]
+    assert zos.ccsid == 500
 
 
 def test_maxprty_can_be_displayed_but_not_altered() -> None:

@@ -1,8 +1,10 @@
-"""MQXQH, MQDLH and MQTM: IBM's layouts and lengths (MD-01), keyword constructors, round trips."""
+"""MQXQH, MQDLH and MQTM: IBM's layouts and lengths (MD-01), keyword constructors, round trips;
+the Format chain of leading MQ headers that reports with data keep (RPT-04)."""
 
 from __future__ import annotations
 
 import re
+import struct
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ from mqlearn.mqi.headers import (
     XQH_EMBEDDED_EXPIRY_OFFSET,
     XQH_LENGTH,
     XQH_MSGDESC_OFFSET,
+    leading_headers_length,
 )
 from tests.mqi.test_structs import BIG, BYTE_ORDER, ENCODINGS, LITTLE, field_values
 
@@ -227,3 +230,72 @@ def test_unpack_checks_the_structure_id() -> None:
 def test_bad_values_name_the_field(header: Any, error: type[Exception], field: str) -> None:
     with pytest.raises(error, match=re.escape(field)):
         header.pack()
+
+
+# -- RPT-04: the Format chain of leading MQ headers ------------------------------------------------
+def prefixed_header(strucid: bytes, length: int, fmt: bytes, *, order: str = "<") -> bytes:
+    """A header with IBM's common prefix (StrucId, Version 1, StrucLength, Encoding, CCSID,
+    Format, Flags), padded with zero bytes to ``length``."""
+    encoding = 546 if order == "<" else 273
+    fixed = struct.pack(f"{order}4s4i8si", strucid, 1, length, encoding, 1208, fmt, 0)
+    return fixed + bytes(length - len(fixed))
+
+
+@pytest.mark.parametrize(
+    ("fmt", "strucid", "length"),
+    [
+        (CMQC.MQFMT_RF_HEADER_2, b"RFH ", 104),
+        (CMQC.MQFMT_RF_HEADER, b"RFH ", 32),
+        (CMQC.MQFMT_IMS, b"IIH ", 84),
+        (CMQC.MQFMT_CICS, b"CIH ", 180),
+        (CMQC.MQFMT_WORK_INFO_HEADER, b"WIH ", 120),
+        (CMQC.MQFMT_REF_MSG_HEADER, b"RMH ", 108),
+        (CMQC.MQFMT_DIST_HEADER, b"DH  ", 48),
+        (CMQC.MQFMT_EMBEDDED_PCF, b"EPH ", 68),
+        (CMQC.MQFMT_MD_EXTENSION, b"MDE ", 72),
+    ],
+)
+@pytest.mark.parametrize("order", ["<", ">"], ids=["little", "big"])
+def test_rpt04_each_chained_header_is_skipped_by_its_struclength(
+    fmt: str, strucid: bytes, length: int, order: str
+) -> None:
+    data = prefixed_header(strucid, length, b"MQSTR   ", order=order) + b"application data"
+    assert leading_headers_length(data, fmt) == length
+
+
+def test_rpt04_chain_through_mqdlh_mqmde_and_rfh2() -> None:
+    """MQDLH (172, Format MQHMDE) → MQMDE (72, Format MQHRF2) → MQRFH2 (40, Format MQSTR)."""
+    dlh = MQDLH(Format=CMQC.MQFMT_MD_EXTENSION).pack()
+    mde = prefixed_header(b"MDE ", 72, b"MQHRF2  ")
+    rfh = prefixed_header(b"RFH ", 40, b"MQSTR   ")
+    data = dlh + mde + rfh + b"x" * 10
+    assert leading_headers_length(data, CMQC.MQFMT_DEAD_LETTER_HEADER) == 172 + 72 + 40
+
+
+def test_rpt04_mqxqh_in_the_chain_names_the_next_format_in_its_embedded_md() -> None:
+    xqh = MQXQH(MsgDesc=MD(Format=CMQC.MQFMT_RF_HEADER_2)).pack()
+    rfh = prefixed_header(b"RFH ", 40, b"        ")
+    assert leading_headers_length(xqh + rfh + b"data", CMQC.MQFMT_XMIT_Q_HEADER) == 428 + 40
+
+
+def test_rpt04_ebcdic_header_characters_are_read_too() -> None:
+    """A header from a z/OS or IBM i queue manager: StrucId and Format in EBCDIC."""
+    rfh = prefixed_header("RFH ".encode("cp500"), 40, "MQHRF2  ".encode("cp500"), order=">")
+    inner = prefixed_header("RFH ".encode("cp500"), 36, "MQSTR   ".encode("cp500"), order=">")
+    assert leading_headers_length(rfh + inner + b"x", CMQC.MQFMT_RF_HEADER_2) == 76
+
+
+@pytest.mark.parametrize(
+    ("data", "fmt"),
+    [
+        (b"plain text, no header", CMQC.MQFMT_STRING),
+        (b"plain text", CMQC.MQFMT_NONE),
+        (MQTM().pack(), CMQC.MQFMT_TRIGGER),  # the MQTM is the message, not a header before it
+        (b"RFH \x02\x00\x00\x00", CMQC.MQFMT_RF_HEADER_2),  # too short for the prefix
+        (prefixed_header(b"XYZ ", 40, b"MQSTR   "), CMQC.MQFMT_RF_HEADER_2),
+        (MQDLH().pack()[:100], CMQC.MQFMT_DEAD_LETTER_HEADER),
+    ],
+    ids=["string", "none", "trigger", "short", "strucid", "short-dlh"],
+)
+def test_rpt04_no_header_where_the_format_or_the_bytes_say_none(data: bytes, fmt: str) -> None:
+    assert leading_headers_length(data, fmt) == 0
