@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from mqlearn.engine import open_options
 from mqlearn.engine.message import Message
+from mqlearn.engine.opened import Opened
 from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
@@ -15,7 +16,7 @@ if TYPE_CHECKING:
     from mqlearn.engine.qmgr import QueueManager
 
 
-class Queue:
+class Queue(Opened):
     """``Queue(qm, name, open_opts)`` opens a queue as MQOPEN does (2085 for an unknown name).
 
     ``open_opts`` (MQOO_*) decide which calls the handle may make (rule MQI-02,
@@ -32,29 +33,16 @@ class Queue:
         self.qm = qm
         self.name = name
         route = qm.route(name)  # MQOPEN resolves the name now: unknown names fail here
-        remote = route.remote is not None
-        self.open_opts = open_options.checked(open_opts, what=f"queue {name}", remote=remote)
+        super().__init__(f"queue {name}", open_opts, remote=route.remote is not None)
         self.cursor_message: Message | None = None  # the browse cursor: the last browsed message
         self.locked: Message | None = None
-        self.last_comp = C.MQCC_OK
-        self.last_reason = C.MQRC_NONE
-        self.closed = False
 
     def __repr__(self) -> str:
         return f"<Queue {self.name} on {self.qm.name}>"
 
     def put(self, msg: bytes, md: MD | None = None, pmo: PMO | None = None) -> None:
         """MQPUT. ``md`` (if given) is updated in place with MsgId, PutDate, PutTime, ..."""
-        try:
-            if self.closed:
-                raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.name} is closed")
-            open_options.check_put(self.open_opts, f"queue {self.name}")
-            warning = self.qm.put(self.name, msg, md, pmo)
-        except MQMIError as error:  # rule MQI-01: a failing call sets the codes too
-            self.last_comp, self.last_reason = error.comp, error.reason
-            raise
-        self.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
-        self.last_reason = warning
+        self._output(lambda: self.qm.put(self.name, msg, md, pmo))
 
     def get(
         self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
@@ -62,7 +50,7 @@ class Queue:
         """MQGET (and browse). ``md`` is filled with the message's descriptor; Expiry = remaining."""
         try:
             if self.closed:
-                raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.name} is closed")
+                raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.what} is closed")
             qm = self.qm
             route = qm.route(self.name)
             if route.remote is not None:
@@ -70,7 +58,7 @@ class Queue:
                     C.MQRC_OPTION_NOT_VALID_FOR_TYPE, f"{self.name} is a remote queue: no gets"
                 )
             options = gmo.Options if gmo is not None else C.MQGMO_NONE
-            open_options.check_get(self.open_opts, options, f"queue {self.name}")
+            open_options.check_get(self.open_opts, options, self.what)
             return qm.get(self, route.local, max_length, md, gmo)  # sets the codes on success
         except MQMIError as error:  # rule MQI-01
             self.last_comp, self.last_reason = error.comp, error.reason
@@ -85,9 +73,8 @@ class Queue:
 
     def close(self) -> None:
         """MQCLOSE: releases the lock and the cursor."""
-        self.last_comp, self.last_reason = C.MQCC_OK, C.MQRC_NONE
         if self.locked is not None:
             self.locked.locker = None
             self.locked = None
         self.cursor_message = None
-        self.closed = True
+        super().close()
