@@ -2,11 +2,14 @@
 
     mqlearn pipeline generate --out DIR [--seed S --events N --queues N ...]
     mqlearn pipeline run --trace T --queues Q --out DIR [--master URL]
+    mqlearn pipeline run --engine local --trace T --queues Q --out DIR [--batch-rows N]
     mqlearn pipeline sweep --out FILE.csv [--outage-s 0 300 --ttl short minute ...]
+    mqlearn pipeline import-activity --format amqsevt-json|amqsact PATH OUT.parquet [--rejects R]
 
-Every subcommand runs on an embedded ``local[*]`` Spark unless ``--master`` names a cluster, and
-prints what it does (with the progress of Spark stages) on stderr. Exit codes: 0 done, 2 bad
-input (the message says what), 1 the job itself failed.
+Every subcommand but ``import-activity`` and ``run --engine local`` (which need no Spark) runs on
+an embedded ``local[*]`` Spark unless ``--master`` names a cluster, and prints what it does on
+stderr; on a terminal, a progress bar (rows/s or Spark tasks, ETA) shows how far it is. Exit
+codes: 0 done, 2 bad input (the message says what), 1 the job itself failed.
 """
 
 from __future__ import annotations
@@ -17,16 +20,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from mqlearn.checks import course_cli
+from mqlearn.pipeline import activity_cli
 from mqlearn.pipeline.generate import TraceSpec
+from mqlearn.pipeline.progress import Progress, SparkStages, reporter
 from mqlearn.pipeline.replay import ReconcileError
-from mqlearn.pipeline.spark import DEFAULT_MASTER, Progress, spark_session
+from mqlearn.pipeline.spark import DEFAULT_MASTER, spark_session
 from mqlearn.pipeline.spark_replay import STRATEGIES
+from mqlearn.pipeline.stream import BATCH_ROWS
 from mqlearn.pipeline.sweep import TTL_PROFILES, SweepGrid
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+ENGINES = ("spark", "local")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -37,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
 
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--master", default=DEFAULT_MASTER, help="Spark master URL (%(default)s)")
-    common.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    common.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
 
     run = actions.add_parser("run", parents=[common], help="replay a trace (Parquet or .csv)")
     run.add_argument("--trace", required=True, help="trace: Parquet file/directory or .csv")
@@ -49,6 +57,15 @@ def _parser() -> argparse.ArgumentParser:
         choices=STRATEGIES,
         default="auto",
         help="auto: tasks read whole files when every queue lies in one file, else shuffle",
+    )
+    run.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="spark",
+        help="spark, or local: this process alone, streaming, in bounded memory",
+    )
+    run.add_argument(
+        "--batch-rows", type=int, default=BATCH_ROWS, help="local: rows replayed at a time"
     )
 
     spec = TraceSpec()
@@ -74,6 +91,9 @@ def _parser() -> argparse.ArgumentParser:
     sweep.add_argument("--rate-per-s", type=float, default=grid.rate_per_s)
     sweep.add_argument("--hours", type=float, default=grid.hours)
     sweep.add_argument("--seed", type=int, default=grid.seed)
+
+    activity_cli.add_parser(actions)
+    course_cli.add_parser(commands)  # mqlearn course progress|show|assign|grade (no Spark)
     return parser
 
 
@@ -92,6 +112,22 @@ def _run(spark: SparkSession, args: argparse.Namespace, err: TextIO) -> None:
     print(
         f"{result.input_rows} rows: {result.accepted} accepted, {result.rejected} rejected "
         f"({result.partitions} tasks, strategy {result.strategy})"
+    )
+    for name, rows in result.rows.items():
+        print(f"  {result.out / name}: {rows} rows")
+
+
+def _run_local(args: argparse.Namespace, err: TextIO, progress: Progress) -> None:
+    from mqlearn.pipeline.stream import replay_files
+
+    print(f"replaying {args.trace} with {args.queues} in this process", file=err)
+    result = replay_files(
+        args.trace, args.queues, args.out, batch_rows=args.batch_rows, progress=progress
+    )
+    regrouped = ", regrouped by queue" if result.regrouped else ""
+    print(
+        f"{result.input_rows} rows: {result.accepted} accepted, {result.rejected} rejected "
+        f"({result.pieces} pieces{regrouped})"
     )
     for name, rows in result.rows.items():
         print(f"  {result.out / name}: {rows} rows")
@@ -148,13 +184,25 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = _parser().parse_args(argv)
     err = sys.stderr
+    if args.command == course_cli.COMMAND:
+        return course_cli.run(args, sys.stdout, err)
+    if args.action == activity_cli.ACTION:  # in this process, no Spark
+        try:
+            activity_cli.run(args, err)
+        except (ValueError, OSError) as error:
+            print(f"mqlearn: error: {error}", file=err)
+            return EXIT_BAD_INPUT
+        return EXIT_OK
+    progress = Progress() if args.quiet else reporter(err)
     try:
-        with spark_session(args.master) as spark:
-            if args.quiet:
+        if args.action == "run" and args.engine == "local":
+            _run_local(args, err, progress)
+        else:
+            with (
+                spark_session(args.master) as spark,
+                SparkStages(spark.sparkContext.statusTracker(), progress),
+            ):
                 ACTIONS[args.action](spark, args, err)
-            else:
-                with Progress(spark, err):
-                    ACTIONS[args.action](spark, args, err)
     except (ValueError, FileNotFoundError) as error:  # bad input, found before any job ran
         print(f"mqlearn: error: {error}", file=err)
         return EXIT_BAD_INPUT

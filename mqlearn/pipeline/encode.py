@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 
 from mqlearn.engine.validate import REPORTS_REQUESTED, check_report
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.pipeline import kernel as K
+from mqlearn.pipeline.arrays import factorize
 from mqlearn.pipeline.ids import IdColumn
 from mqlearn.pipeline.order import deadline_order, group_order
 from mqlearn.pipeline.queues import QueueTable
@@ -42,8 +42,7 @@ class Encoded:
     row_part: np.ndarray  # partition of each row
     op: np.ndarray
     time: np.ndarray
-    handle: np.ndarray  # per-partition handle code
-    n_handles: int
+    handles: Handles  # the handle of each row, numbered per partition
     put_pos: np.ndarray  # message position of an accepted PUT row, else -1
     put_reason: np.ndarray  # reason of the descriptor checks (0, 2049 or a failure)
     stored_expiry: np.ndarray  # per row: the Expiry a PUT stores (after CAPEXPRY)
@@ -60,8 +59,8 @@ class Encoded:
     msg_index: np.ndarray  # messages by (partition, MsgId number, position)
     correl_index: np.ndarray  # messages by (partition, CorrelId number, position)
 
-    def kernel_args(self) -> tuple[object, ...]:
-        """The arguments of kernel.replay_rows, in its order."""
+    def kernel_args(self, cursors: np.ndarray) -> tuple[object, ...]:
+        """The arguments of kernel.replay_rows, in its order (``cursors``: one per handle code)."""
         return (
             self.row_lo,
             self.msg_lo,
@@ -71,8 +70,8 @@ class Encoded:
             self.until,
             self.op,
             self.time,
-            self.handle,
-            self.n_handles,
+            self.handles.code,
+            cursors,
             self.put_pos,
             self.put_reason,
             self.match_kind,
@@ -90,8 +89,8 @@ class Encoded:
 
 def _report_reasons(report: np.ndarray) -> np.ndarray:
     """MQRC_REPORT_OPTIONS_ERROR (2061) where the engine's check_report refuses the value, else 0."""
-    inverse, distinct = pd.factorize(report)
-    reasons = np.zeros(len(distinct) + 1, dtype=np.int64)
+    inverse, distinct = factorize(report)
+    reasons = np.zeros(len(distinct), dtype=np.int64)
     for k, value in enumerate(distinct.tolist()):
         try:
             check_report(value)
@@ -120,10 +119,10 @@ def put_reasons(
     return np.where(report_reason != 0, report_reason, reason).astype(np.int64, copy=False)
 
 
-def _id_codes(column: IdColumn, rows: np.ndarray) -> np.ndarray:
+def _id_codes(column: IdColumn, valid: Validated) -> np.ndarray:
     """Numbers of asked-for identifiers (MQMI_NONE / MQCI_NONE count as none: -1)."""
-    codes = column.codes[rows]
-    return np.where(column.zero[rows], -1, codes) if column.asked else codes
+    codes = valid.sorted(column.codes)
+    return np.where(valid.sorted(column.zero), -1, codes) if column.asked else codes
 
 
 def _index(
@@ -140,37 +139,67 @@ def _index(
     return has[order].astype(np.int64, copy=False), lo, hi
 
 
-def _handles(
-    row_part: np.ndarray, handle: np.ndarray, is_put: np.ndarray
-) -> tuple[np.ndarray, int]:
-    """A number per (partition, handle) of the gets and browses (they own the cursors)."""
+@dataclass(frozen=True)
+class Handles:
+    """A number per (partition, handle) of the gets and browses (they own the browse cursors).
+
+    A row's key is ``partition * span + handle - low``; when the keys are few enough they are
+    the numbers, else they are renumbered (``distinct`` lists the key of each number).
+    """
+
+    code: np.ndarray  # per row (puts: 0, unused)
+    count: int
+    low: int
+    span: int
+    distinct: np.ndarray | None
+
+    def codes_of(self, part: np.ndarray, handle: np.ndarray) -> np.ndarray:
+        """The numbers of (partition, handle) pairs; -1 for a pair no get or browse uses."""
+        inside = (handle >= self.low) & (handle < self.low + self.span)
+        keys = np.where(inside, part * self.span + handle - self.low, -1)
+        if self.distinct is None:
+            found = inside & (keys < self.count)
+            return np.where(found, keys, -1)
+        order = np.argsort(self.distinct)
+        at = np.minimum(np.searchsorted(self.distinct, keys, sorter=order), len(order) - 1)
+        found = inside & (self.distinct[order[at]] == keys)
+        return np.where(found, order[at], -1)
+
+    def pairs(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The (partition, handle) of each number."""
+        keys = codes if self.distinct is None else self.distinct[codes]
+        return keys // self.span, keys % self.span + self.low
+
+
+def _handles(row_part: np.ndarray, handle: np.ndarray, is_put: np.ndarray) -> Handles:
     low = int(handle.min()) if len(handle) else 0
     span = int(handle.max()) - low + 1 if len(handle) else 1
     keys = np.where(is_put, 0, row_part * span + (handle - low))
     n_keys = int(row_part[-1] + 1) * span
     if n_keys <= 4 * len(handle) + 1024:  # small enough to number directly
-        return keys, n_keys
-    codes, distinct = pd.factorize(keys)
-    return codes.astype(np.int64, copy=False), len(distinct)
+        return Handles(keys, n_keys, low, span, None)
+    codes, distinct = factorize(keys)
+    return Handles(codes, len(distinct), low, span, distinct)
 
 
-def encode(valid: Validated, table: QueueTable, end_ms: int | None = None) -> Encoded:
+def encode(valid: Validated, table: QueueTable, until: np.ndarray) -> Encoded:
     """Build the kernel's inputs from validated rows (at least one).
 
-    Each partition's replay ends at ``end_ms`` if given, else at its own last row.
+    ``until`` (per QueueTable position) is when each queue's replay ends, at or after its last
+    row: scans due until then run.
     """
     cols, rows, qpos = valid.columns, valid.rows, valid.part
-    ints = {name: column.values[rows] for name, column in cols.ints.items()}
+    ints = {name: valid.sorted(column.values) for name, column in cols.ints.items()}
     starts = np.flatnonzero(np.diff(qpos, prepend=-1))  # rows are sorted by partition
     parts = qpos[starts]
     n_parts = len(parts)
     row_lo = np.append(starts, len(rows)).astype(np.int64, copy=False)
     row_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(row_lo))
-    op = cols.op[rows]
+    op = valid.sorted(cols.op)
     time = ints["time_ms"]
     is_put = op == K.OP_PUT
 
-    reply_blank = cols.texts["reply_to_q"].blank(cols.texts["reply_to_q"].codes[rows])
+    reply_blank = cols.texts["reply_to_q"].blank(valid.sorted(cols.texts["reply_to_q"].codes))
     reason = np.where(
         is_put,
         put_reasons(
@@ -208,8 +237,8 @@ def encode(valid: Validated, table: QueueTable, end_ms: int | None = None) -> En
 
     # MsgId / CorrelId indexes and the range each matching get walks
     match = ints["match_options"]
-    msg_code = _id_codes(cols.ids["msg_id"], rows)
-    correl_code = _id_codes(cols.ids["correl_id"], rows)
+    msg_code = _id_codes(cols.ids["msg_id"], valid)
+    correl_code = _id_codes(cols.ids["correl_id"], valid)
     use_msg = ~is_put & ((match & C.MQMO_MATCH_MSG_ID) != 0) & (msg_code >= 0)
     use_correl = ~is_put & ((match & C.MQMO_MATCH_CORREL_ID) != 0) & (correl_code >= 0)
     match_kind = np.where(use_msg, K.MATCH_MSG, 0) + np.where(use_correl, K.MATCH_CORREL, 0)
@@ -223,12 +252,7 @@ def encode(valid: Validated, table: QueueTable, end_ms: int | None = None) -> En
         keys = row_part[wanted] * width + code[wanted]
         indexes[name], rlo[wanted], rhi[wanted] = _index(msg_part, code[msg_row], width, keys)
 
-    until = time[row_lo[1:] - 1]
-    if end_ms is not None:
-        if end_ms < until.max():
-            raise ValueError(f"end_ms {end_ms} is before the last row's time_ms {until.max()}")
-        until = np.full(n_parts, end_ms, dtype=np.int64)
-    handle, n_handles = _handles(row_part, ints["handle"], is_put)
+    handles = _handles(row_part, ints["handle"], is_put)
     return Encoded(
         parts=parts,
         row_lo=row_lo,
@@ -236,13 +260,12 @@ def encode(valid: Validated, table: QueueTable, end_ms: int | None = None) -> En
         lane_start=lane_start,
         maxdepth=table.maxdepth[parts],
         interval=table.interval_ms[parts],
-        until=until,
+        until=until[parts],
         rows=rows,
         row_part=row_part,
         op=op,
         time=time,
-        handle=handle.astype(np.int64, copy=False),
-        n_handles=n_handles,
+        handles=handles,
         put_pos=put_pos,
         put_reason=reason.astype(np.int64, copy=False),
         stored_expiry=stored_expiry,

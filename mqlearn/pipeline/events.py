@@ -20,8 +20,12 @@ cannot see (docs/pipeline.md, "From an engine session"):
   reply-to queue (and queue manager) named in the report event; other messages get Report 0.
 - The descriptor of a refused MQPUT is not in the log, so refused puts are left out, and so are
   other refused calls that changed nothing (only 2033 failures become rows).
+- A channel's get from its transmission queue is one GET row, written where its first discard or
+  its send is in the log: the discards and the send of one get share it (rule XQH-06), and a get
+  that found only expired messages is a GET that discards them and finds nothing.
 - Discards, reports, scans, triggers and dead letters are outcomes the replay works out again,
-  not rows. Units of work, locks and gets under the cursor cannot be written in a trace: an
+  not rows. Units of work, locks, gets under the cursor and messages that arrive already expired
+  (a channel arrival or dead letter put with 0 tenths left) cannot be written in a trace: an
   event that shows one raises ValueError.
 """
 
@@ -105,6 +109,8 @@ class _Converter:
         # PUT rows discarded by a get or browse (qmgr, queue, cause) whose own event comes next
         self.discarded: dict[tuple[str, str, str], list[int]] = {}
         self.browsed: dict[tuple[str, str], tuple[int, int]] = {}  # delivery key at the cursor
+        # the GET row a channel's discards opened on a transmission queue: (row, time_ms)
+        self.channel_gets: dict[tuple[str, str], tuple[int, int]] = {}
 
     def row(self, event: dict[str, Any], op: str, **fields: Any) -> dict[str, Any]:
         row = {
@@ -131,6 +137,12 @@ class _Converter:
     def put(self, event: dict[str, Any]) -> None:
         if event["cause"] == "syncpoint":
             raise _unsupported(event, "a put under syncpoint")
+        if not pd.isna(event["expiry"]) and int(event["expiry"]) == 0:
+            raise _unsupported(
+                event,
+                "a message that arrived already expired (a channel arrival or a dead letter put "
+                "with 0 tenths left; a PUT row's Expiry is at least 1, rule EXP-03)",
+            )
         place = (event["qmgr"], event["queue"])
         priority = int(event["priority"])
         self.row(
@@ -158,10 +170,37 @@ class _Converter:
         if event["cause"] in ("get", "browse"):
             self.discarded.setdefault((*place, event["cause"]), []).append(index)
 
+    def channel_discard(self, event: dict[str, Any]) -> None:
+        """A channel's get met an expired message (rule XQH-06): the get's GET row is written at
+        its first discard, before the reports those discards put, and its send joins it."""
+        place = (event["qmgr"], event["queue"])
+        index = self.put_row(event)
+        self.queued[place].discard(index)
+        opened = self.channel_gets.get(place)
+        if opened is None or opened[1] != event["time_ms"] or index > opened[0]:
+            self.row(event, "GET")
+            self.channel_gets[place] = (len(self.rows) - 1, event["time_ms"])
+
+    def channel_send(self, event: dict[str, Any]) -> None:
+        """A channel took a message: it ends the get its discards opened (same queue and time,
+        a message put before that GET row), or it is a get of its own."""
+        place = (event["qmgr"], event["queue"])
+        opened = self.channel_gets.pop(place, None)
+        index = self.put_row(event)
+        if opened is None or opened[1] != event["time_ms"] or index > opened[0]:
+            self.get(event, found=True)
+            return
+        queued = self.queued[place]
+        queued.discard(index)
+        ahead = [other for other in queued if other < opened[0]]
+        if any(self.keys[other] < self.keys[index] for other in ahead):
+            raise _unsupported(event, "a channel send that passed a live message")
+
     def get(self, event: dict[str, Any], found: bool) -> None:
         """A GET row; it matches a CorrelId of its own when a plain GET would not do the same:
         take this message (or none) after discarding exactly the messages this get discarded."""
         place = (event["qmgr"], event["queue"])
+        self.channel_gets.pop(place, None)
         ended = self.discarded.pop((*place, "get"), [])
         queued = self.queued.get(place, set())
         if found:
@@ -185,6 +224,7 @@ class _Converter:
         if found and event["cause"] == "lock":
             raise _unsupported(event, "a browse with MQGMO_LOCK")
         place = (event["qmgr"], event["queue"])
+        self.channel_gets.pop(place, None)
         met = [self.keys[index] for index in self.discarded.pop((*place, "browse"), [])]
         if found:
             met.append(self.keys[self.put_row(event)])
@@ -206,10 +246,12 @@ class _Converter:
         kind, cause = event["kind"], event["cause"]
         if kind == "put":
             self.put(event)
-        elif kind in ("get", "channel-send"):
+        elif kind == "get":
             if cause == "syncpoint":
                 raise _unsupported(event, "a get under syncpoint")
             self.get(event, found=True)
+        elif kind == "channel-send":
+            self.channel_send(event)
         elif kind == "browse":
             self.browse(event, found=True)
         elif kind == "report":
@@ -219,7 +261,10 @@ class _Converter:
         elif kind == "discard":
             if cause == "cursor":
                 raise _unsupported(event, "a get under the browse cursor")
-            self.discard(event)
+            if cause == "channel" and not event["reason"]:
+                self.channel_discard(event)
+            else:
+                self.discard(event)
         elif kind == "backout" and event["queue"]:
             raise _unsupported(event, "a backout")
         elif kind not in _SKIPPED_KINDS:

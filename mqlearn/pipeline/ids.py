@@ -13,10 +13,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 from numba import njit
+
+from mqlearn.pipeline.arrays import string_buffers, take
 
 HEX_DIGITS = 48  # 24 bytes
 NULL, MALFORMED, UNASKED = -1, -2, -3  # codes that are not numbers of asked-for identifiers
@@ -31,69 +32,18 @@ for _char in "ABCDEF":
 
 
 @dataclass(frozen=True)
-class _Buffers:
-    """An Arrow string array and its raw parts."""
-
-    array: pa.Array
-    offsets: np.ndarray  # int64, one more than rows
-    data: np.ndarray  # uint8
-    valid: np.ndarray  # bool
-
-
-def _arrow_strings(series: pd.Series) -> pa.Array:
-    """The column as one Arrow (large_)string array."""
-    array = pa.array(series.array, from_pandas=True)
-    if isinstance(array, pa.ChunkedArray):
-        array = array.combine_chunks()
-    if pa.types.is_dictionary(array.type):
-        array = array.dictionary_decode()
-    if not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
-        array = array.cast(pa.string())
-    return array
-
-
-def _buffers(series: pd.Series) -> _Buffers:
-    """The column's Arrow array with its offsets, bytes and validity as numpy arrays."""
-    array = _arrow_strings(series)
-    width = np.int64 if pa.types.is_large_string(array.type) else np.int32
-    _, offset_buffer, data_buffer = array.buffers()
-    offsets = np.frombuffer(offset_buffer, dtype=width)[
-        array.offset : array.offset + len(array) + 1
-    ]
-    data = (
-        np.frombuffer(data_buffer, dtype=np.uint8)
-        if data_buffer is not None
-        else np.zeros(0, dtype=np.uint8)
-    )
-    valid = array.is_valid().to_numpy(zero_copy_only=False)
-    return _Buffers(array, offsets.astype(np.int64), data, valid)
-
-
-def null_strings(n: int) -> pd.api.extensions.ExtensionArray:
-    """A "string" array of ``n`` nulls."""
-    return _as_pandas(pa.nulls(n, pa.large_string()))
-
-
-def _as_pandas(array: pa.Array) -> pd.api.extensions.ExtensionArray:
-    """An Arrow string array as a pandas "string" array (no copy of the text)."""
-    return pd.arrays.ArrowStringArray(array.cast(pa.large_string()))
-
-
-@dataclass(frozen=True)
 class IdColumn:
     """Per row: ``codes`` (the number of an asked-for identifier, or NULL / MALFORMED / UNASKED),
     ``zero`` (the value is MQMI_NONE / MQCI_NONE, 48 zeros) and the text in lower case."""
 
     codes: np.ndarray
     zero: np.ndarray
-    text: pd.api.extensions.ExtensionArray
+    text: pa.Array
     asked: int  # how many distinct identifiers are numbered
 
-    def values(self, rows: np.ndarray) -> pd.api.extensions.ExtensionArray:
+    def values(self, rows: np.ndarray) -> pa.Array:
         """The text of these rows (null where a row is -1)."""
-        if not np.any(rows >= 0):  # e.g. no CorrelIds: no need to look anything up
-            return null_strings(len(rows))
-        return self.text.take(rows, allow_fill=True)
+        return take(self.text, rows)
 
 
 @njit(cache=True)
@@ -192,15 +142,14 @@ def _number(words, status, query):  # pragma: no cover (jit)
     return codes, distinct
 
 
-def id_column(series: pd.Series, query: np.ndarray) -> IdColumn:
-    """Check an identifier column and number what the ``query`` rows (matching gets) ask for."""
-    parts = _buffers(series)
-    array = parts.array
+def id_column(array: pa.Array, query: np.ndarray) -> IdColumn:
+    """Check an identifier column (string) and number what the ``query`` rows (matching gets)
+    ask for."""
     if array.null_count == len(array):  # nothing to check or number (e.g. no CorrelIds at all)
         none = np.full(len(array), NULL, dtype=np.int64)
-        return IdColumn(none, np.zeros(len(array), dtype=bool), _as_pandas(array), 0)
-    words, status, zero = _parse(parts.offsets, parts.data, parts.valid, _NIBBLE)
+        return IdColumn(none, np.zeros(len(array), dtype=bool), array, 0)
+    words, status, zero = _parse(*string_buffers(array), _NIBBLE)
     codes, asked = _number(words, status, query)
     if np.any(status == 1):  # some upper-case digits: show every identifier as .hex() does
         array = pc.utf8_lower(array)
-    return IdColumn(codes, zero, _as_pandas(array), asked)
+    return IdColumn(codes, zero, array, asked)

@@ -227,7 +227,7 @@ def replay_rows(
     op,
     time,
     handle,
-    n_handles,
+    cursors,
     put_pos,
     put_reason,
     match_kind,
@@ -243,6 +243,8 @@ def replay_rows(
 ):  # pragma: no cover
     """Replay every partition; see the module docstring for the inputs.
 
+    ``cursors`` holds the browse cursor of each handle (a message position; -1 or any position
+    before the partition's first message: none) and is updated in place.
     ``until[p]`` is when partition p's replay ends (at or after its last row): scans due up to
     then still run. Returns per row (reason, found, discarded, depth, expired), per message
     (end_kind, end_row, end_ms), per partition (depth, expired) at ``until``, and one row
@@ -263,7 +265,6 @@ def replay_rows(
     final = np.zeros((n_parts, 2), dtype=np.int64)
     scans = np.zeros((m, 4), dtype=np.int64)
     n_scans = 0
-    cursors = np.full(n_handles, -1, dtype=np.int64)
     msg_heads = np.arange(len(msg_index))
     correl_heads = np.arange(len(correl_index))
     head = np.zeros(LANES, dtype=np.int64)

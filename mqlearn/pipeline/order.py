@@ -1,7 +1,8 @@
 """Linear-time orderings the replay needs (compiled): a general sort would cost more than the replay.
 
 - :func:`group_order`: a stable counting sort by small integer keys (rows by partition, messages
-  by partition and lane).
+  by partition and lane); :func:`increasing_within` tells when it sorts rows by (partition, seq).
+- :func:`repeated_values`: the seq values that occur more than once.
 - :func:`deadline_order`: messages by (partition, deadline, arrival).
 - :func:`merge_order`: calls and scans of the depth table by (partition, time), scans first.
 """
@@ -26,6 +27,25 @@ def group_order(keys, n_keys):  # pragma: no cover (jit)
         out[start[k]] = i
         start[k] += 1
     return out
+
+
+@njit(cache=True)
+def increasing_within(keys, values, last):  # pragma: no cover (jit)
+    """Whether the ``values`` of each key strictly increase in array order, after ``last[key]``
+    (updated in place, so that pieces of one array can be checked one after the other)."""
+    for i in range(len(keys)):
+        k = keys[i]
+        if values[i] <= last[k]:
+            return False
+        last[k] = values[i]
+    return True
+
+
+def repeated_values(values: np.ndarray) -> np.ndarray:
+    """The values that occur more than once, sorted (a stable sort: it merges the runs a trace
+    has, each queue's seq values increasing, in a fraction of a general sort's time)."""
+    ordered = np.sort(values, kind="stable")
+    return np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
 
 
 @njit(cache=True)

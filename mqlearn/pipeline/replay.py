@@ -1,9 +1,11 @@
 """Replay traces of MQI operations with the engine's expiry semantics (docs/pipeline.md).
 
 ``replay_local`` takes a whole trace (pandas), validates it, replays every (qmgr, queue) and
-returns the five output tables; ``replay_partition`` replays the rows of one (qmgr, queue), as
-Spark calls it per group. Both run the same code: validation, then :mod:`encode` (whole-column
-work), then the compiled loop of :mod:`kernel` over the partitions, then :mod:`tables`.
+returns the five output tables; ``replay_partition`` replays the rows of one (qmgr, queue). Both
+are the pandas edge of the Arrow replay (:class:`~mqlearn.pipeline.batches.BatchReplay`, the
+trace as one piece): validation, then :mod:`encode` (whole-column work), then the compiled loop
+of :mod:`kernel` over the partitions, then :mod:`tables`; the frames are converted once on the
+way in and once on the way out.
 """
 
 from __future__ import annotations
@@ -13,13 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 
-from mqlearn.pipeline.encode import encode
-from mqlearn.pipeline.kernel import replay_rows
+from mqlearn.pipeline.batches import BatchReplay
 from mqlearn.pipeline.queues import QueueTable, queue_table
-from mqlearn.pipeline.schema import QUEUE_COLUMNS, empty_table
-from mqlearn.pipeline.tables import Tables
-from mqlearn.pipeline.validate import validate
+from mqlearn.pipeline.schema import OUTPUT_COLUMNS, QUEUE_COLUMNS, TRACE_COLUMNS, check_columns
+from mqlearn.pipeline.spark import arrow_to_pandas
 
 TABLES = ("messages", "calls", "depth", "summary", "rejects")
 
@@ -59,20 +60,16 @@ class Replay:
         return {name: getattr(self, name) for name in TABLES}
 
 
+def trace_table(trace: pd.DataFrame) -> pa.Table:
+    """A pandas trace as Arrow, its columns checked first (SchemaError)."""
+    check_columns(trace, TRACE_COLUMNS, "trace")
+    return pa.Table.from_pandas(trace[list(TRACE_COLUMNS)], preserve_index=False)
+
+
 def _replay(trace: pd.DataFrame, table: QueueTable, end_ms: int | None) -> Replay:
-    valid = validate(trace, table)
-    if not len(valid.rows):
-        empty = {name: empty_table(name) for name in TABLES if name != "rejects"}
-        return Replay(**empty, rejects=valid.rejects)
-    enc = encode(valid, table, end_ms)
-    tables = Tables(enc, valid.columns, table, replay_rows(*enc.kernel_args()))
-    return Replay(
-        messages=tables.messages(),
-        calls=tables.calls(),
-        depth=tables.depth(),
-        summary=tables.summary(),
-        rejects=valid.rejects,
-    )
+    replay = BatchReplay(table, end_ms=end_ms)
+    outputs = {**replay.replay(trace_table(trace)).tables(), "summary": replay.summary()}
+    return Replay(**{name: arrow_to_pandas(outputs[name], OUTPUT_COLUMNS[name]) for name in TABLES})
 
 
 def replay_local(trace: pd.DataFrame, queues: pd.DataFrame, *, end_ms: int | None = None) -> Replay:

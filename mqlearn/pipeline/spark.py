@@ -1,4 +1,4 @@
-"""The pipeline's SparkSession, type mapping between pandas dtypes and Spark, and job progress.
+"""The pipeline's SparkSession, and the type mapping between pandas dtypes, Spark and Arrow.
 
 Embedded by default: ``local[*]`` with the running interpreter as the workers' Python, the web UI
 off and quiet logs. ``master`` accepts any Spark master URL (``spark://host:port`` for a standalone
@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import pyarrow as pa
@@ -56,6 +55,7 @@ _PANDAS_NAMES = {
     pa.bool_(): "bool",
     pa.string(): "string",
     pa.large_string(): "string",
+    pa.string_view(): "string",
 }
 # Arrow type -> the pandas dtype that keeps its nulls (no float detour for integers)
 _NULLABLE = {
@@ -141,10 +141,16 @@ def arrow_schema(columns: Mapping[str, str]) -> pa.Schema:
     return pa.schema([(name, _type(dtype)[1]) for name, dtype in columns.items()])
 
 
+def _pandas_name(kind: pa.DataType) -> str:
+    if pa.types.is_dictionary(kind) and _PANDAS_NAMES.get(kind.value_type) == "string":
+        return "category"  # dictionary-encoded text, as pandas reads it
+    return _PANDAS_NAMES.get(kind, str(kind))
+
+
 def pandas_dtypes(schema: pa.Schema) -> dict[str, str]:
     """An Arrow schema described with pandas dtype names, for ``schema.missing_or_mistyped``;
     a type pandas has no plain name for keeps its Arrow name (``timestamp[ms]``, ``list<...>``)."""
-    return {field.name: _PANDAS_NAMES.get(field.type, str(field.type)) for field in schema}
+    return {field.name: _pandas_name(field.type) for field in schema}
 
 
 def arrow_to_pandas(table: pa.Table, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
@@ -154,42 +160,3 @@ def arrow_to_pandas(table: pa.Table, columns: Mapping[str, str] | None = None) -
         table = table.select(list(columns))
     frame = table.to_pandas(types_mapper=_NULLABLE.get)
     return frame if columns is None else frame.astype(dict(columns))
-
-
-class Progress:
-    """Prints the progress of running Spark stages (``stage 3: 12/40 tasks``) while a block runs.
-
-    A daemon thread polls the status tracker every ``interval_s`` seconds (wall-clock time: this
-    is the command-line progress line, not a simulation) and prints a line when a count changes.
-    """
-
-    def __init__(self, spark: SparkSession, stream: IO[str], interval_s: float = 1.0) -> None:
-        self._tracker = spark.sparkContext.statusTracker()
-        self._stream = stream
-        self._interval_s = interval_s
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="mqlearn-progress", daemon=True)
-        self._last: dict[int, tuple[int, int]] = {}
-
-    def __enter__(self) -> Progress:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def _run(self) -> None:
-        while not self._stop.wait(self._interval_s):
-            self.poll()
-
-    def poll(self) -> None:
-        """Print one line per active stage whose task count moved since the last poll."""
-        for stage_id in self._tracker.getActiveStageIds():
-            info = self._tracker.getStageInfo(stage_id)
-            if info is None:
-                continue
-            counts = (info.numCompletedTasks, info.numTasks)
-            if self._last.get(stage_id) != counts:
-                self._last[stage_id] = counts
-                print(f"  stage {stage_id}: {counts[0]}/{counts[1]} tasks", file=self._stream)

@@ -1,35 +1,33 @@
 """Replay a trace on Spark, with exactly the single-process semantics of ``replay_local``.
 
-Every Spark task holds whole queues and runs ``replay_local`` on them (validation, the compiled
-replay, the five tables), writes its part of each table as one Parquet file, and sends back one
-row of counts: nothing of the trace or of the outputs passes through the driver. Two ways to give
-each task whole queues:
+Every Spark task holds whole queues and replays them with the Arrow replay of ``replay_local``
+(:class:`~mqlearn.pipeline.batches.BatchReplay`: validation, the compiled replay, the five
+tables), appends its part of each table to one Parquet file, and sends back one row of counts:
+nothing of the trace or of the outputs passes through the driver, and no pandas frame is made.
+Two ways to give each task whole queues:
 
 - ``files``: when the trace is Parquet whose every (qmgr, queue) lies within one file (as the
   generator writes it), no file is bigger than MAX_FILE_ROWS and no seq value repeats, tasks
-  read whole files with pyarrow; no row goes through Spark's JVM or a shuffle. A first job
-  lists the queues of each file, a second looks for repeated seq values (each task checks one
-  hash bucket of every file's seq column).
+  read whole files with pyarrow, one file at a time; no row goes through Spark's JVM or a
+  shuffle. A first job lists the queues of each file, a second looks for repeated seq values
+  (each task checks one hash bucket of every file's seq column).
 - ``shuffle``: otherwise (CSV, queues spread over files, big files, repeated seq values),
-  Spark reads the trace and hash-partitions it by (qmgr, queue). Rows whose seq repeats are
-  routed together by seq instead, where validation rejects them exactly as ``replay_local``
-  does (a rejected row plays no part in its queue's replay, so moving it changes nothing else).
+  Spark reads the trace and hash-partitions it by (qmgr, queue); tasks receive their rows as
+  Arrow batches (``mapInArrow``). Rows whose seq repeats are routed together by seq instead,
+  where validation rejects them exactly as ``replay_local`` does (a rejected row plays no part
+  in its queue's replay, so moving it changes nothing else).
 
 Inputs are checked before the replay runs, each failure with its own message: a path that does
 not exist, missing or mistyped columns (named, before any Spark job), bad queue definitions, an
 empty trace, queues missing from the definitions. After the replay, input rows must equal
-accepted + rejected rows (``ReconcileError`` otherwise). Outputs are written to ``out/_staging``
-and moved into place (``out/messages``, ``out/calls``, ``out/depth``, ``out/summary``,
-``out/rejects``, ``out/_SUCCESS``) only when everything succeeded; on failure the staging
-directory is removed and earlier outputs stay as they were.
+accepted + rejected rows (``ReconcileError`` otherwise). Outputs are staged and moved into place
+only when everything succeeded (:func:`~mqlearn.pipeline.files.staged`).
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-import os
-import shutil
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,35 +36,31 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-import pyarrow.dataset as ds
-import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from mqlearn.pipeline.queues import queue_table
-from mqlearn.pipeline.replay import TABLES, ReconcileError, replay_local
-from mqlearn.pipeline.schema import (
-    OUTPUT_COLUMNS,
-    QUEUE_COLUMNS,
-    TRACE_COLUMNS,
-    SchemaError,
-    missing_or_mistyped,
+from mqlearn.pipeline.batches import BatchReplay
+from mqlearn.pipeline.files import (
+    STAGING,
+    PartWriter,
+    Source,
+    TraceError,
+    local_directory,
+    open_source,
+    staged,
 )
-from mqlearn.pipeline.spark import (
-    arrow_schema,
-    arrow_to_pandas,
-    pandas_dtypes,
-    spark_ddl,
-    spark_type_name,
-)
+from mqlearn.pipeline.files import read_outputs as read_outputs  # where tests and notebooks look
+from mqlearn.pipeline.queues import QueueTable, queue_table
+from mqlearn.pipeline.replay import TABLES, ReconcileError
+from mqlearn.pipeline.schema import QUEUE_COLUMNS, TRACE_COLUMNS
+from mqlearn.pipeline.spark import arrow_schema, arrow_to_pandas, spark_ddl, spark_type_name
+from mqlearn.pipeline.validate import NAME_COLUMNS
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 STRATEGIES = ("auto", "shuffle")
-ROWS_PER_TASK = 500_000  # a task holds its rows and their outputs in pandas
+ROWS_PER_TASK = 500_000  # a task holds its rows and their outputs in memory
 MAX_FILE_ROWS = 4 * ROWS_PER_TASK  # bigger files are split by the shuffle instead
-STAGING = "_staging"
-SUCCESS = "_SUCCESS"
 MISSING_SHOWN = 10  # queues named when the definitions lack some
 COUNTS = {
     "partition": "int64",
@@ -75,10 +69,6 @@ COUNTS = {
     "rejected": "int64",
     **{name: "int64" for name in TABLES},
 }
-
-
-class TraceError(ValueError):
-    """An input the replay cannot start on (the message says which and why); nothing has run."""
 
 
 @dataclass(frozen=True)
@@ -98,43 +88,6 @@ class SparkReplay:
 # ---------------------------------------------------------------------------------------------
 # Inputs
 # ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where a table is: its file system, the path on it, its format and its files."""
-
-    path: str
-    filesystem: pafs.FileSystem
-    where: str
-    is_csv: bool
-    dataset: ds.Dataset
-
-
-def _source(path: str | Path, what: str) -> Source:
-    """Open the Parquet or CSV data at ``path`` (a file or a directory of parts) with pyarrow,
-    on the driver: no Spark job runs. TraceError if nothing readable is there."""
-    text = str(path)
-    uri = text if "://" in text else str(Path(text).absolute())
-    is_csv = text.lower().rstrip("/").endswith(".csv")
-    try:
-        filesystem, where = pafs.FileSystem.from_uri(uri)
-        if filesystem.get_file_info(where).type == pafs.FileType.NotFound:
-            raise TraceError(f"{what} {text} does not exist")
-        dataset = ds.dataset(where, filesystem=filesystem, format="csv" if is_csv else "parquet")
-    except (pa.ArrowException, OSError) as error:
-        raise TraceError(f"{what} {text} cannot be read: {error}") from None
-    return Source(text, filesystem, where, is_csv, dataset)
-
-
-def _check_columns(source: Source, columns: dict[str, str], what: str) -> None:
-    """SchemaError naming every missing or mistyped column (CSV: names only, it has no types)."""
-    found = pandas_dtypes(source.dataset.schema)
-    if source.is_csv:
-        found = {name: columns.get(name, "string") for name in found}
-    problems = missing_or_mistyped(found, columns)
-    if problems:
-        raise SchemaError(f"{what} {source.path}: " + "; ".join(problems))
 
 
 def _spark_frame(spark: SparkSession, source: Source, columns: dict[str, str]) -> DataFrame:
@@ -159,9 +112,7 @@ def read_table(
     """A Parquet file or directory (CSV with a header if the name ends in ``.csv``) as a
     DataFrame of ``columns`` (extra columns are ignored), checked before Spark touches it:
     TraceError if the path does not exist, SchemaError naming missing or mistyped columns."""
-    source = _source(path, what)
-    _check_columns(source, columns, what)
-    return _spark_frame(spark, source, columns)
+    return _spark_frame(spark, open_source(path, what, columns), columns)
 
 
 def read_queues(spark: SparkSession, path: str | Path) -> pd.DataFrame:
@@ -188,33 +139,26 @@ def _missing(used: Iterable[tuple[str, str]], queues: pd.DataFrame, path: str) -
 # ---------------------------------------------------------------------------------------------
 
 
-def _write_part(staging: str, name: str, part: int, frame: pd.DataFrame) -> None:
-    """One task's part of one table; written aside then renamed, so a retried task replaces it."""
-    directory = os.path.join(staging, name)
-    os.makedirs(directory, exist_ok=True)
-    final = os.path.join(directory, f"part-{part:05d}.parquet")
-    schema = arrow_schema(OUTPUT_COLUMNS[name])
-    table = pa.Table.from_pandas(frame, schema=schema, preserve_index=False)
-    temporary = f"{final}.{os.getpid()}.tmp"
-    pq.write_table(table, temporary)
-    os.replace(temporary, final)
-
-
-def _replay_part(table: pa.Table, queues: pd.DataFrame, staging: str) -> dict[str, int]:
-    """Replay one task's rows (whole queues) and write its parts; its row of counts."""
+def _replay_task(pieces: Iterable[pa.Table], queues: QueueTable, staging: str) -> dict[str, int]:
+    """Replay one task's pieces (each holding whole queues) and write its parts; its counts."""
     from pyspark import TaskContext
 
     context = TaskContext.get()
     part = context.partitionId() if context is not None else 0
-    counts = dict.fromkeys(COUNTS, 0) | {"partition": part, "input_rows": table.num_rows}
-    if table.num_rows:
-        frame = arrow_to_pandas(table.select(list(TRACE_COLUMNS)))
-        result = replay_local(frame, queues)  # validates, and reconciles the task's rows
-        counts |= {"accepted": result.accepted, "rejected": result.rejected}
-        for name, output in result.tables().items():
-            _write_part(staging, name, part, output)
-            counts[name] = len(output)
-    return counts
+    counts = dict.fromkeys(COUNTS, 0) | {"partition": part}
+    replay = BatchReplay(queues)
+    with PartWriter(staging, part) as writer:
+        for table in pieces:
+            counts["input_rows"] += table.num_rows
+            if not table.num_rows:
+                continue
+            piece = replay.replay(table.select(list(TRACE_COLUMNS)))
+            counts["accepted"] += piece.accepted
+            counts["rejected"] += piece.rejected
+            for name, output in piece.tables().items():
+                writer.write(name, output)
+        writer.write("summary", replay.summary())
+    return counts | writer.rows
 
 
 # ---------------------------------------------------------------------------------------------
@@ -278,8 +222,10 @@ def _run_by_files(
     def run(group_ids: Iterable[int]) -> Iterator[dict[str, int]]:
         for group in group_ids:
             paths = [files[index] for index in groups[group]]
-            tables = [pq.read_table(path, filesystem=filesystem) for path in paths]
-            yield task(pa.concat_tables(tables, promote_options="default"))
+            yield task(
+                pq.read_table(path, filesystem=filesystem, read_dictionary=list(NAME_COLUMNS))
+                for path in paths
+            )
 
     return (
         spark.sparkContext.parallelize(range(len(groups)), len(groups)).mapPartitions(run).collect()
@@ -327,7 +273,7 @@ def _run_by_shuffle(
             if received
             else arrow_schema(TRACE_COLUMNS).empty_table()
         )
-        yield pa.RecordBatch.from_pylist([task(table)], schema=arrow_schema(COUNTS))
+        yield pa.RecordBatch.from_pylist([task([table])], schema=arrow_schema(COUNTS))
 
     partitioned = trace.repartition(tasks, *keys).select(*TRACE_COLUMNS)
     counts: list[dict[str, int]] = (
@@ -339,16 +285,6 @@ def _run_by_shuffle(
 # ---------------------------------------------------------------------------------------------
 # The job
 # ---------------------------------------------------------------------------------------------
-
-
-def _local_directory(out: str | Path) -> Path:
-    text = str(out)
-    if "://" in text and not text.startswith("file://"):
-        raise ValueError(
-            f"out {text}: the replay writes its tables from every task, so it needs a directory "
-            "all executors share as a file system path (local, or a shared mount)"
-        )
-    return Path(text.removeprefix("file://")).absolute()
 
 
 def default_partitions(spark: SparkSession, rows: int) -> int:
@@ -376,14 +312,14 @@ def replay_spark(
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
     if partitions is not None and partitions < 1:
         raise ValueError(f"partitions must be >= 1, got {partitions}")
-    out_dir = _local_directory(out)
-    source = _source(trace, "trace")
-    _check_columns(source, TRACE_COLUMNS, "trace")
+    out_dir = local_directory(out)
+    source = open_source(trace, "trace", TRACE_COLUMNS)
     definitions = read_queues(spark, queues)
+    table = queue_table(definitions)
     staging = out_dir / STAGING
 
-    def task(table: pa.Table) -> dict[str, int]:
-        return _replay_part(table, definitions, str(staging))
+    def task(pieces: Iterable[pa.Table]) -> dict[str, int]:
+        return _replay_task(pieces, table, str(staging))
 
     by_file = None
     if strategy == "auto" and not source.is_csv:
@@ -407,9 +343,7 @@ def replay_spark(
         pairs = frame.select("qmgr", "queue").dropna().distinct().collect()
         _missing(((row.qmgr, row.queue) for row in pairs), definitions, str(trace))
 
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
-    try:
+    with staged(out_dir):
         if by_file is not None:
             rows_per_file = by_file.groupby("file")["rows"].sum()
             tasks = min(partitions or default_partitions(spark, input_rows), len(rows_per_file))
@@ -426,14 +360,6 @@ def replay_spark(
                 f"{totals['input_rows']}, and accepted {accepted} + rejected {rejected} = "
                 f"{accepted + rejected}"
             )
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
-    for name in TABLES:
-        shutil.rmtree(out_dir / name, ignore_errors=True)
-        os.replace(staging / name, out_dir / name)
-    staging.rmdir()
-    (out_dir / SUCCESS).touch()
     return SparkReplay(
         out=out_dir,
         input_rows=input_rows,
@@ -443,15 +369,3 @@ def replay_spark(
         partitions=len(counts),
         strategy="shuffle" if by_file is None else "files",
     )
-
-
-def read_outputs(out: str | Path) -> dict[str, pd.DataFrame]:
-    """The five output tables of a replay as pandas, in their declared dtypes (small outputs:
-    for tests and notebooks; use Spark to read big ones)."""
-    out_dir = Path(out)
-    if not (out_dir / SUCCESS).exists():
-        raise FileNotFoundError(f"{out_dir} holds no finished replay (no {SUCCESS})")
-    return {
-        name: arrow_to_pandas(pq.read_table(out_dir / name), OUTPUT_COLUMNS[name])
-        for name in TABLES
-    }

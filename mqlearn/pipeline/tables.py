@@ -1,6 +1,13 @@
-"""The replay's output tables, built column by column from the kernel's arrays.
+"""The replay's output tables, built column by column from the kernel's arrays as Arrow tables.
 
 Schemas: :data:`mqlearn.pipeline.schema.OUTPUT_COLUMNS` (docs/pipeline.md explains each column).
+Numbers go to Arrow without a copy (numpy buffers wrapped), names as takes from short lists.
+
+A replay may run over a piece of the trace (:mod:`mqlearn.pipeline.batches`): its first
+``carried`` table rows are the PUT rows of messages still queued after the earlier pieces,
+replayed again to rebuild the queues; they produce no calls or depth rows. Only the queues whose
+trace is ``complete`` with this piece report their still-queued messages; on the other queues
+they are carried on to the next piece. The summary adds up over the pieces (:class:`Totals`).
 """
 
 from __future__ import annotations
@@ -8,57 +15,35 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline import kernel as K
+from mqlearn.pipeline.arrays import labels, nullable, numbers, runs
 from mqlearn.pipeline.encode import Encoded
 from mqlearn.pipeline.order import merge_order
 from mqlearn.pipeline.queues import QueueTable
 from mqlearn.pipeline.schema import DISCARD_CAUSES, OPS, OUTCOMES, OUTPUT_COLUMNS
-from mqlearn.pipeline.validate import Columns
+from mqlearn.pipeline.spark import arrow_schema
+from mqlearn.pipeline.validate import Validated
 
 EXPIRATION_REPORTS = C.MQRO_EXPIRATION_WITH_FULL_DATA  # the Report sub-field RPT-01 looks at
 _CAUSES = dict(zip((K.BY_GET, K.BY_BROWSE, K.BY_SCAN), DISCARD_CAUSES, strict=True))
+SCHEMAS = {name: arrow_schema(columns) for name, columns in OUTPUT_COLUMNS.items()}
 
 
-def _column(values: Any, dtype: str) -> Any:
-    """A column of the declared dtype, without a copy when it already is one."""
-    if isinstance(values, pd.api.extensions.ExtensionArray) and str(values.dtype) == dtype:
-        return values
-    if dtype in ("int64", "int32", "bool"):
-        return np.asarray(values, dtype=dtype)
-    return pd.array(values, dtype=dtype)
-
-
-def _frame(name: str, columns: dict[str, Any]) -> pd.DataFrame:
-    """A table in its declared column order and dtypes."""
-    dtypes = OUTPUT_COLUMNS[name]
-    return pd.DataFrame({c: _column(columns[c], dtypes[c]) for c in dtypes}, copy=False)
-
-
-def _nullable(values: np.ndarray, null: np.ndarray, dtype: str) -> pd.api.extensions.ExtensionArray:
-    """A nullable integer array ("Int64"/"Int32") from values and a null mask."""
-    width = np.int64 if dtype == "Int64" else np.int32
-    return pd.arrays.IntegerArray(np.where(null, 0, values).astype(width, copy=False), null.copy())
-
-
-def _labels(names: list[str], codes: np.ndarray) -> pd.api.extensions.ExtensionArray:
-    """Text from a short list of names by code (-1 = null)."""
-    return pd.array(names, dtype="string").take(codes, allow_fill=True)
-
-
-def _runs(names: list[str], part: np.ndarray) -> pd.api.extensions.ExtensionArray:
-    """``names[part]`` for a sorted ``part``: each name repeated as one block of bytes (a take
-    would look up every row)."""
-    counts = np.bincount(part, minlength=len(names))
-    encoded = [name.encode() for name in names]
-    offsets = np.zeros(len(part) + 1, dtype=np.int64)
-    np.cumsum(np.repeat([len(e) for e in encoded], counts), out=offsets[1:])
-    data = b"".join(e * c for e, c in zip(encoded, counts.tolist(), strict=True))
-    buffers = [None, pa.py_buffer(offsets), pa.py_buffer(data)]
-    return pd.arrays.ArrowStringArray(pa.Array.from_buffers(pa.large_string(), len(part), buffers))
+def output_table(name: str, columns: dict[str, Any]) -> pa.Table:
+    """A table in its declared column order and types (numpy arrays wrapped, not copied)."""
+    schema = SCHEMAS[name]
+    arrays = []
+    for field in schema:
+        values = columns[field.name]
+        if isinstance(values, np.ndarray):
+            arrays.append(numbers(values, field.type))
+        else:
+            arrays.append(values if values.type == field.type else values.cast(field.type))
+    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 def remaining_tenths(deadline: np.ndarray, now: np.ndarray) -> np.ndarray:
@@ -73,12 +58,22 @@ def _per_part(part: np.ndarray, n_parts: int, where: np.ndarray | None = None) -
 
 
 class Tables:
-    """Builds the output tables of one kernel run (``result`` = kernel.replay_rows' return)."""
+    """Builds the output tables of one kernel run (``result`` = kernel.replay_rows' return).
+
+    ``complete`` tells, per partition of the run, whether its trace ends with these rows.
+    """
 
     def __init__(
-        self, enc: Encoded, cols: Columns, table: QueueTable, result: tuple[np.ndarray, ...]
+        self,
+        enc: Encoded,
+        valid: Validated,
+        table: QueueTable,
+        result: tuple[np.ndarray, ...],
+        *,
+        carried: int = 0,
+        complete: np.ndarray | None = None,
     ) -> None:
-        self.enc, self.cols = enc, cols
+        self.enc, self.cols = enc, valid.columns
         (
             self.reason,
             self.found,
@@ -91,21 +86,28 @@ class Tables:
             self.final,
             self.scans,
         ) = result
-        self.seq = cols.ints["seq"].values[enc.rows]
-        report = cols.ints["report"].values[enc.rows][enc.msg_row]
+        n_parts = len(enc.parts)
+        self.complete = np.ones(n_parts, dtype=bool) if complete is None else complete
+        ints = self.cols.ints
+        self.seq = valid.sorted(ints["seq"].values)
+        self.handle = valid.sorted(ints["handle"].values)
+        report = valid.sorted(ints["report"].values)[enc.msg_row]
         discarded = (self.end_kind >= min(_CAUSES)) & (self.end_kind <= max(_CAUSES))
         self.reported = discarded & ((report & EXPIRATION_REPORTS) != 0)
+        self.msg_part = enc.row_part[enc.msg_row]
         self.qmgr_names = table.qmgr[enc.parts].tolist()
         self.queue_names = table.queue[enc.parts].tolist()
-        self.profiles = table.profile[enc.parts].tolist()
-        self.msgdlvsq = table.msgdlvsq[enc.parts].tolist()
-        self.last_row = enc.row_lo[1:] - 1
+        # the rows of the trace (not carried over): they make calls and depth rows
+        self.real = None if not carried else np.flatnonzero(enc.rows >= carried)
+
+    def _real(self, values: np.ndarray) -> np.ndarray:
+        return values if self.real is None else values[self.real]
 
     def _place(self, part: np.ndarray) -> dict[str, Any]:
         """The qmgr and queue columns of rows grouped by partition (every table's are)."""
-        return {"qmgr": _runs(self.qmgr_names, part), "queue": _runs(self.queue_names, part)}
+        return {"qmgr": runs(self.qmgr_names, part), "queue": runs(self.queue_names, part)}
 
-    def calls(self) -> pd.DataFrame:
+    def calls(self) -> pa.Table:
         enc, found, reason = self.enc, self.found, self.reason
         ok = found >= 0
         at = np.where(ok, found, len(enc.msg_row))  # one past the last message: "none"
@@ -118,28 +120,51 @@ class Tables:
             np.where(reason == C.MQRC_PRIORITY_EXCEEDS_MAXIMUM, C.MQCC_WARNING, C.MQCC_FAILED),
         )
         by_call = self.reported & (self.end_row >= 0)
-        put_rows = np.append(enc.rows[enc.msg_row], -1)[at]  # trace row of the message, or -1
-        return _frame(
+        reports = np.bincount(self.end_row[by_call], minlength=len(found))
+        put_rows = np.append(enc.rows[enc.msg_row], -1)[at]  # table row of the message, or -1
+        real = self._real
+        return output_table(
             "calls",
             {
-                **self._place(enc.row_part),
-                "seq": self.seq,
-                "time_ms": enc.time,
-                "op": _labels(list(OPS), enc.op),
-                "handle": self.cols.ints["handle"].values[enc.rows],
-                "comp": comp,
-                "reason": reason,
-                "msg_id": self.cols.ids["msg_id"].values(put_rows),
-                "expiry": _nullable(expiry, ~ok, "Int32"),
-                "discarded": self.discarded,
-                "reports": np.bincount(self.end_row[by_call], minlength=len(found)),
+                **self._place(real(enc.row_part)),
+                "seq": real(self.seq),
+                "time_ms": real(enc.time),
+                "op": labels(list(OPS), real(enc.op)),
+                "handle": real(self.handle),
+                "comp": real(comp),
+                "reason": real(reason),
+                "msg_id": self.cols.ids["msg_id"].values(real(put_rows)),
+                "expiry": nullable(real(expiry), real(~ok), pa.int32()),
+                "discarded": real(self.discarded),
+                "reports": real(reports),
             },
         )
 
-    def messages(self) -> pd.DataFrame:
-        enc, texts, ids = self.enc, self.cols.texts, self.cols.ids
-        kept = np.flatnonzero(self.end_kind != K.REFUSED)
-        pos = kept[np.argsort(enc.msg_row[kept], kind="stable")]
+    def _reported_to(self, trace_row: np.ndarray, part: np.ndarray, reported: np.ndarray) -> dict:
+        """report_qmgr and report_q: ReplyToQ at ReplyToQMgr, a blank ReplyToQMgr meaning the
+        message's own queue manager."""
+        texts = self.cols.texts
+        reply_q, reply_qmgr = texts["reply_to_q"], texts["reply_to_qmgr"]
+        qmgr_codes = reply_qmgr.codes[trace_row]
+        blank_qmgr = reply_qmgr.blank(qmgr_codes)
+        named = reply_qmgr.values(np.where(reported & ~blank_qmgr, qmgr_codes, -1))
+        own = labels(self.qmgr_names, np.where(reported & blank_qmgr, part, -1))
+        return {
+            "report_qmgr": pc.coalesce(named, own),
+            "report_q": reply_q.values(np.where(reported, reply_q.codes[trace_row], -1)),
+        }
+
+    def _shown_messages(self) -> np.ndarray:
+        """Positions of the messages this run reports, in put order: those that left the queue,
+        and on complete partitions those still queued (refused puts made no message)."""
+        kind = self.end_kind
+        shown = (kind != K.REFUSED) & ((kind != K.QUEUED) | self.complete[self.msg_part])
+        kept = np.flatnonzero(shown)
+        return kept[np.argsort(self.enc.msg_row[kept], kind="stable")]
+
+    def messages(self) -> pa.Table:
+        enc, ids, ints = self.enc, self.cols.ids, self.cols.ints
+        pos = self._shown_messages()
         row = enc.msg_row[pos]
         trace_row = enc.rows[row]
         part = enc.row_part[row]
@@ -155,15 +180,7 @@ class Tables:
         )
         cause = np.select([kind == k for k in _CAUSES], list(range(len(_CAUSES))), default=-1)
         reported = self.reported[pos]
-        reply_q, reply_qmgr = texts["reply_to_q"], texts["reply_to_qmgr"]
-        qmgr_codes = reply_qmgr.codes[trace_row]
-        blank_qmgr = reply_qmgr.blank(qmgr_codes)
-        # reports go to ReplyToQ at ReplyToQMgr; a blank ReplyToQMgr means this queue manager
-        report_qmgr = pd.Series(reply_qmgr.values(np.where(reported & ~blank_qmgr, qmgr_codes, -1)))
-        report_qmgr = report_qmgr.mask(
-            reported & blank_qmgr, pd.Series(_labels(self.qmgr_names, part))
-        )
-        return _frame(
+        return output_table(
             "messages",
             {
                 **self._place(part),
@@ -174,82 +191,147 @@ class Tables:
                 "priority": enc.priority[pos],
                 "lane": enc.lane[pos],
                 "expiry": enc.stored_expiry[row],
-                "deadline_ms": _nullable(deadline, deadline == K.NEVER, "Int64"),
-                "outcome": _labels(list(OUTCOMES), outcome),
-                "end_seq": _nullable(self.seq[np.maximum(end_row, 0)], end_row < 0, "Int64"),
-                "end_ms": _nullable(end_ms, queued, "Int64"),
-                "discard_cause": _labels(list(DISCARD_CAUSES), cause),
-                "got_expiry": _nullable(remaining_tenths(deadline, end_ms), kind != K.GOT, "Int32"),
+                "deadline_ms": nullable(deadline, deadline == K.NEVER, pa.int64()),
+                "outcome": labels(list(OUTCOMES), outcome),
+                "end_seq": nullable(self.seq[np.maximum(end_row, 0)], end_row < 0, pa.int64()),
+                "end_ms": nullable(end_ms, queued, pa.int64()),
+                "discard_cause": labels(list(DISCARD_CAUSES), cause),
+                "got_expiry": nullable(
+                    remaining_tenths(deadline, end_ms), kind != K.GOT, pa.int32()
+                ),
                 "report": reported,
-                "report_qmgr": report_qmgr.array,
-                "report_q": reply_q.values(np.where(reported, reply_q.codes[trace_row], -1)),
-                "persistence": self.cols.ints["persistence"].values[trace_row],
-                "data_length": self.cols.ints["data_length"].values[trace_row],
+                **self._reported_to(trace_row, part, reported),
+                "persistence": ints["persistence"].values[trace_row],
+                "data_length": ints["data_length"].values[trace_row],
             },
         )
 
-    def depth(self) -> pd.DataFrame:
+    def depth(self) -> pa.Table:
         """One row after every call, and one after every scan that discarded something."""
-        enc, scans = self.enc, self.scans
-        n, k = len(enc.op), len(scans)
-        part = np.concatenate((enc.row_part, scans[:, 0]))
-        time = np.concatenate((enc.time, scans[:, 1]))
-        depth = np.concatenate((self.depth_after, scans[:, 2]))
-        expired = np.concatenate((self.expired_after, scans[:, 3]))
+        enc, scans, real = self.enc, self.scans, self._real
+        row_part, row_time = real(enc.row_part), real(enc.time)
+        n, k = len(row_part), len(scans)
+        part = np.concatenate((row_part, scans[:, 0]))
+        time = np.concatenate((row_time, scans[:, 1]))
+        depth = np.concatenate((real(self.depth_after), scans[:, 2]))
+        expired = np.concatenate((real(self.expired_after), scans[:, 3]))
         is_scan = np.arange(n + k) >= n
-        seq = np.concatenate((self.seq, np.zeros(k, dtype=np.int64)))
+        seq = np.concatenate((real(self.seq), np.zeros(k, dtype=np.int64)))
         if k:  # a scan at time t comes before the calls at time t
-            order = merge_order(enc.row_part, enc.time, scans[:, 0], scans[:, 1])
+            order = merge_order(row_part, row_time, scans[:, 0], scans[:, 1])
             part, time, depth, expired, is_scan, seq = (
                 a[order] for a in (part, time, depth, expired, is_scan, seq)
             )
-        return _frame(
+        return output_table(
             "depth",
             {
                 **self._place(part),
                 "time_ms": time,
-                "seq": _nullable(seq, is_scan, "Int64"),
-                "source": _labels(["call", "scan"], is_scan.astype(np.int64)),
+                "seq": nullable(seq, is_scan, pa.int64()),
+                "source": labels(["call", "scan"], is_scan.astype(np.int64)),
                 "depth": depth,
                 "expired": expired,
                 "live": depth - expired,
             },
         )
 
-    def summary(self) -> pd.DataFrame:
-        enc, reason, found = self.enc, self.reason, self.found
-        n_parts = len(enc.parts)
-        part, op = enc.row_part, enc.op
-        msg_part = enc.row_part[enc.msg_row]
-        last = self.last_row
+    def still_queued(self) -> np.ndarray:
+        """Table rows of the PUTs of the messages still queued on incomplete partitions, by
+        partition then seq: what the next piece of the trace starts from."""
+        waiting = (self.end_kind == K.QUEUED) & ~self.complete[self.msg_part]
+        return self.enc.rows[np.sort(self.enc.msg_row[waiting])]
+
+    def add_to(self, totals: Totals) -> None:
+        """Add this run's counts to the per-queue summary totals."""
+        enc, n_parts, real = self.enc, len(self.enc.parts), self._real
+        part, op, reason = real(enc.row_part), real(enc.op), real(self.reason)
+        found, time = real(self.found), real(enc.time)
         failed = (reason != 0) & (reason != C.MQRC_PRIORITY_EXCEEDS_MAXIMUM)
         is_browse = (op == K.OP_BROWSE_FIRST) | (op == K.OP_BROWSE_NEXT)
-        discards = {
-            f"discarded_{name}": _per_part(msg_part, n_parts, self.end_kind == kind)
-            for kind, name in _CAUSES.items()
+        counts = {
+            "calls": _per_part(part, n_parts),
+            "puts": _per_part(part, n_parts, (op == K.OP_PUT) & ~failed),
+            "put_failed": _per_part(part, n_parts, (op == K.OP_PUT) & failed),
+            "gets": _per_part(part, n_parts, (op == K.OP_GET) & (found >= 0)),
+            "browses": _per_part(part, n_parts, is_browse & (found >= 0)),
+            "no_msg": _per_part(part, n_parts, reason == C.MQRC_NO_MSG_AVAILABLE),
+            **{
+                f"discarded_{name}": _per_part(self.msg_part, n_parts, self.end_kind == kind)
+                for kind, name in _CAUSES.items()
+            },
+            "reports": _per_part(self.msg_part, n_parts, self.reported),
         }
-        return _frame(
+        calls = counts["calls"]
+        has = calls > 0
+        start = (np.cumsum(calls) - calls)[has]  # each partition's first call (they are grouped)
+        max_depth = np.zeros(n_parts, dtype=np.int64)
+        if len(start):
+            max_depth[has] = np.maximum.reduceat(real(self.depth_after), start)
+        totals.add(enc.parts, counts, max_depth)
+        totals.span(enc.parts[has], time[start], time[start + calls[has] - 1])
+        done = np.flatnonzero(self.complete)
+        totals.close(enc.parts[done], self.final[done], enc.until[done])
+
+
+class Totals:
+    """The summary table, added up over the pieces of a trace (arrays per QueueTable position)."""
+
+    COUNTS = (
+        "calls",
+        "puts",
+        "put_failed",
+        "gets",
+        "browses",
+        "no_msg",
+        "discarded_get",
+        "discarded_browse",
+        "discarded_scan",
+        "reports",
+    )
+
+    def __init__(self, table: QueueTable) -> None:
+        self.table = table
+        n = len(table)
+        self.counts = {name: np.zeros(n, dtype=np.int64) for name in self.COUNTS}
+        self.max_depth = np.zeros(n, dtype=np.int64)
+        self.first_ms = np.full(n, np.iinfo(np.int64).max, dtype=np.int64)
+        self.last_ms = np.full(n, -1, dtype=np.int64)
+        self.final = np.zeros((n, 2), dtype=np.int64)  # depth, expired at the end
+        self.end_ms = np.full(n, -1, dtype=np.int64)
+
+    def add(self, parts: np.ndarray, counts: dict[str, np.ndarray], max_depth: np.ndarray) -> None:
+        """Counts and the highest depth per partition of a run (``parts``: their positions)."""
+        for name, values in counts.items():
+            self.counts[name][parts] += values
+        self.max_depth[parts] = np.maximum(self.max_depth[parts], max_depth)
+
+    def span(self, parts: np.ndarray, first: np.ndarray, last: np.ndarray) -> None:
+        """The times of the first and last calls of these queues in a run."""
+        self.first_ms[parts] = np.minimum(self.first_ms[parts], first)
+        self.last_ms[parts] = np.maximum(self.last_ms[parts], last)
+
+    def close(self, parts: np.ndarray, final: np.ndarray, until: np.ndarray) -> None:
+        """The end of these queues' replays: (depth, expired) then, and when."""
+        self.final[parts] = final
+        self.end_ms[parts] = until
+
+    def table_of(self) -> pa.Table:
+        """One row per queue with calls, in the order of the queue definitions."""
+        used = np.flatnonzero(self.counts["calls"] > 0)
+        t = self.table
+        return output_table(
             "summary",
             {
-                "qmgr": self.qmgr_names,
-                "queue": self.queue_names,
-                "profile": self.profiles,
-                "msgdlvsq": self.msgdlvsq,
-                "calls": np.diff(enc.row_lo),
-                "puts": _per_part(part, n_parts, (op == K.OP_PUT) & ~failed),
-                "put_failed": _per_part(part, n_parts, (op == K.OP_PUT) & failed),
-                "gets": _per_part(part, n_parts, (op == K.OP_GET) & (found >= 0)),
-                "browses": _per_part(part, n_parts, is_browse & (found >= 0)),
-                "no_msg": _per_part(part, n_parts, reason == C.MQRC_NO_MSG_AVAILABLE),
-                **discards,
-                "reports": _per_part(msg_part, n_parts, self.reported),
-                "max_depth": np.maximum.reduceat(self.depth_after, enc.row_lo[:-1])
-                if n_parts
-                else np.zeros(0, dtype=np.int64),
-                "final_depth": self.final[:, 0],
-                "final_expired": self.final[:, 1],
-                "first_ms": enc.time[enc.row_lo[:-1]],
-                "last_ms": enc.time[last],
-                "end_ms": enc.until,
+                "qmgr": pa.array(t.qmgr[used].tolist(), pa.string()),
+                "queue": pa.array(t.queue[used].tolist(), pa.string()),
+                "profile": pa.array(t.profile[used].tolist(), pa.string()),
+                "msgdlvsq": pa.array(t.msgdlvsq[used].tolist(), pa.string()),
+                **{name: values[used] for name, values in self.counts.items()},
+                "max_depth": self.max_depth[used],
+                "final_depth": self.final[used, 0],
+                "final_expired": self.final[used, 1],
+                "first_ms": self.first_ms[used],
+                "last_ms": self.last_ms[used],
+                "end_ms": self.end_ms[used],
             },
         )

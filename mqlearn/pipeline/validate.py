@@ -5,9 +5,16 @@ Column-level problems (a missing column, a column of the wrong type) raise
 in the rejects table with a sentence saying what is wrong; nothing is dropped silently, so
 ``len(trace) == accepted + rejected`` always holds.
 
-The checks work on whole columns (numpy), on the distinct values of text columns, and on the
+The trace arrives as Arrow in one canonical layout (:func:`canonical`): integers as int64, names
+dictionary-encoded (as Parquet stores them), identifiers as text. The checks work on whole
+columns (numpy views of the Arrow buffers), on the distinct values of the names, and on the
 identifier columns in one compiled pass (:mod:`ids`), never row by row in Python: only the
 reasons of rejected rows are written one at a time.
+
+A trace can be validated in consecutive pieces (:mod:`mqlearn.pipeline.batches`): the seq values
+that repeat anywhere in the trace are then given, each queue's latest accepted time carries over
+from one piece to the next, and rows carried over from earlier pieces (``carried``) are taken as
+accepted.
 """
 
 from __future__ import annotations
@@ -15,43 +22,80 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 from numba import njit
 
 from mqlearn.mqi import cmqc as C
-from mqlearn.pipeline.ids import MALFORMED, NULL, IdColumn, id_column, null_strings
+from mqlearn.pipeline.arrays import codes, dictionary, factorize, int_values, single, take
+from mqlearn.pipeline.ids import MALFORMED, NULL, IdColumn, id_column
 from mqlearn.pipeline.kernel import OP_PUT
-from mqlearn.pipeline.order import group_order
+from mqlearn.pipeline.order import group_order, increasing_within, repeated_values
 from mqlearn.pipeline.queues import QueueTable
-from mqlearn.pipeline.schema import OPS, OUTPUT_COLUMNS, TRACE_COLUMNS, check_columns
+from mqlearn.pipeline.schema import OPS, OUTPUT_COLUMNS, TRACE_COLUMNS
+from mqlearn.pipeline.spark import arrow_schema
 
 MATCH_BITS = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
 ID_COLUMNS = {"msg_id": C.MQMO_MATCH_MSG_ID, "correl_id": C.MQMO_MATCH_CORREL_ID}
 INT32_MIN, INT32_MAX = -(2**31), 2**31 - 1
+SEQ_BEFORE_ALL = np.iinfo(np.int64).min  # a queue's latest seq before its first row
 PUT_FIELDS = ("priority", "expiry", "report", "persistence", "data_length")
+INT_COLUMNS = tuple(name for name, dtype in TRACE_COLUMNS.items() if dtype != "string")
 INT32_COLUMNS = tuple(name for name, dtype in TRACE_COLUMNS.items() if dtype == "int32")
-TEXT_COLUMNS = tuple(
+NAME_COLUMNS = tuple(
     name for name, dtype in TRACE_COLUMNS.items() if dtype == "string" and name not in ID_COLUMNS
 )
+NAME = pa.dictionary(pa.int32(), pa.string())
+# The layout every trace is validated in: wide integers (a value out of its declared range is a
+# reject, and keeps its value there), names dictionary-encoded, identifiers as text.
+TRACE_SCHEMA = pa.schema(
+    [
+        (name, pa.int64() if name in INT_COLUMNS else NAME if name in NAME_COLUMNS else pa.string())
+        for name in TRACE_COLUMNS
+    ]
+)
+
+
+def _canonical_chunk(array: pa.Array, kind: pa.DataType) -> pa.Array:
+    """One chunk of a column in its type of :data:`TRACE_SCHEMA`."""
+    if kind == NAME:
+        array = dictionary(array)
+        if array.type != NAME:
+            return pa.DictionaryArray.from_arrays(
+                array.indices.cast(pa.int32()), array.dictionary.cast(pa.string())
+            )
+        return array
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    return array if array.type == kind else array.cast(kind, safe=False)
+
+
+def canonical(table: pa.Table, before: pa.Table | None = None) -> pa.Table:
+    """The trace columns of ``table`` (columns already checked) in :data:`TRACE_SCHEMA`, after
+    the rows of ``before`` (canonical already); each column made contiguous in one copy."""
+    columns = []
+    for field in TRACE_SCHEMA:
+        chunks = [] if before is None else before[field.name].chunks
+        chunks += [_canonical_chunk(chunk, field.type) for chunk in table[field.name].chunks]
+        columns.append(single(pa.chunked_array(chunks, field.type)))
+    return pa.Table.from_arrays(columns, schema=TRACE_SCHEMA)
 
 
 @dataclass(frozen=True)
 class TextColumn:
-    """A text column as integer codes (-1 = null) into its distinct values."""
+    """A name column as integer codes (-1 = null) into its distinct values."""
 
     codes: np.ndarray
-    uniques: pd.api.extensions.ExtensionArray  # dtype "string"
+    uniques: pa.Array  # string
 
-    def values(self, codes: np.ndarray) -> pd.api.extensions.ExtensionArray:
-        """The text for each code (null for -1), as a "string" array."""
-        if not np.any(codes >= 0):
-            return null_strings(len(codes))
-        return self.uniques.take(codes, allow_fill=True)
+    def values(self, positions: np.ndarray) -> pa.Array:
+        """The text of each code (null for -1)."""
+        return take(self.uniques, positions)
 
-    def blank(self, codes: np.ndarray) -> np.ndarray:
+    def blank(self, positions: np.ndarray) -> np.ndarray:
         """Per code: null or only spaces (MQ pads names with blanks)."""
-        blank = np.array([not v.strip() for v in self.uniques.tolist()] + [True], dtype=bool)
-        return blank[np.where(codes < 0, len(blank) - 1, codes)]
+        blank = np.array([not v.strip() for v in self.uniques.to_pylist()] + [True], dtype=bool)
+        return blank[np.where(positions < 0, len(blank) - 1, positions)]
 
 
 @dataclass(frozen=True)
@@ -62,7 +106,7 @@ class IntColumn:
 
 @dataclass(frozen=True)
 class Columns:
-    """The trace as whole-column arrays, in the trace's row order."""
+    """The trace as whole-column arrays, in the table's row order."""
 
     ints: dict[str, IntColumn]
     texts: dict[str, TextColumn]
@@ -72,59 +116,59 @@ class Columns:
 
 @dataclass(frozen=True)
 class Validated:
-    """Accepted rows (positions into the trace, sorted by partition then seq) and the rejects."""
+    """Accepted rows (positions into the table, sorted by partition then seq), the rejects,
+    and per QueueTable position: the latest accepted time (ms, -1 if none yet) and how many of
+    the table's rows (not carried) name that queue."""
 
     columns: Columns
     rows: np.ndarray
     part: np.ndarray  # QueueTable position of each accepted row
-    rejects: pd.DataFrame
+    rejects: pa.Table
+    latest: np.ndarray
+    queue_rows: np.ndarray
+    as_is: bool  # the accepted rows are all the table's rows, in the table's order
+
+    def sorted(self, values: np.ndarray) -> np.ndarray:
+        """Per accepted row, in replay order, the value of a per-table-row array (the array
+        itself when the table is in replay order already: files of whole queues often are)."""
+        return values if self.as_is else values[self.rows]
 
 
-def _ints(series: pd.Series) -> IntColumn:
-    if isinstance(series.dtype, np.dtype):  # numpy integers: no nulls
-        return IntColumn(series.to_numpy(dtype=np.int64), np.zeros(len(series), dtype=bool))
-    null = series.isna().to_numpy()
-    return IntColumn(series.to_numpy(dtype=np.int64, na_value=0), null)
-
-
-def _texts(series: pd.Series) -> TextColumn:
-    if series.isna().all():  # e.g. no ReplyToQ anywhere: nothing to number
-        return TextColumn(np.full(len(series), -1, dtype=np.int64), pd.array([], dtype="string"))
-    if isinstance(series.dtype, pd.CategoricalDtype):  # already numbered
-        codes, uniques = series.cat.codes.to_numpy(), series.cat.categories
-    else:
-        codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    return TextColumn(codes.astype(np.int64, copy=False), pd.array(uniques, dtype="string"))
-
-
-def extract(trace: pd.DataFrame) -> Columns:
-    """Check the columns (SchemaError) and read them into arrays."""
-    check_columns(trace, TRACE_COLUMNS, "trace")
-    ints = {name: _ints(trace[name]) for name, dtype in TRACE_COLUMNS.items() if dtype != "string"}
-    texts = {name: _texts(trace[name]) for name in TEXT_COLUMNS}
+def extract(table: pa.Table) -> Columns:
+    """The columns of a canonical table as arrays."""
+    table = table.unify_dictionaries()
+    ints = {name: IntColumn(*int_values(table[name])) for name in INT_COLUMNS}
+    texts = {}
+    for name in NAME_COLUMNS:
+        column = single(table[name])
+        texts[name] = TextColumn(codes(column), column.dictionary)
     ops = texts["op"]
-    op_code = np.array([OPS.index(v) if v in OPS else -1 for v in ops.uniques.tolist()] + [-1])
+    op_code = np.array([OPS.index(v) if v in OPS else -1 for v in ops.uniques.to_pylist()] + [-1])
     op = op_code[np.where(ops.codes < 0, len(op_code) - 1, ops.codes)].astype(np.int64)
     match = ints["match_options"].values
     ids = {  # the rows whose value a matching get asks for
-        name: id_column(trace[name], (op > OP_PUT) & ((match & bit) != 0))
+        name: id_column(single(table[name]), (op > OP_PUT) & ((match & bit) != 0))
         for name, bit in ID_COLUMNS.items()
     }
     return Columns(ints, texts, ids, op)
 
 
 @njit(cache=True)
-def _time_backwards(part, time):  # pragma: no cover (jit)
-    """Rows sorted by (partition, seq): the latest earlier time where a row goes back, else -1."""
+def _time_backwards(part, time, exempt, latest):  # pragma: no cover (jit)
+    """Rows sorted by (partition, seq): the latest earlier time where a row goes back, else -1.
+
+    ``latest`` (per partition, -1 for none) is where each partition starts and is updated to its
+    latest accepted time; ``exempt`` rows are neither checked nor counted.
+    """
     out = np.full(len(time), -1, dtype=np.int64)
-    latest = -1
     for i in range(len(time)):
-        if i == 0 or part[i] != part[i - 1]:
-            latest = -1
-        if time[i] < latest:
-            out[i] = latest
+        if exempt[i]:
+            continue
+        p = part[i]
+        if time[i] < latest[p]:
+            out[i] = latest[p]
         else:
-            latest = time[i]
+            latest[p] = time[i]
     return out
 
 
@@ -152,9 +196,9 @@ _PROBLEMS = (
 
 
 def _describe(problem: str, row: dict[str, object], latest: int) -> str:
-    """The sentence for one rejected row."""
+    """The sentence for one rejected row (its values as Python objects, None for null)."""
     if problem == "op":
-        shown = "null" if pd.isna(row["op"]) else repr(row["op"])
+        shown = "null" if row["op"] is None else repr(row["op"])
         return f"op is {shown}, not one of {', '.join(OPS)}"
     if problem in ("seq", "time", "handle", "match"):
         column = {"seq": "seq", "time": "time_ms", "handle": "handle", "match": "match_options"}
@@ -171,13 +215,13 @@ def _describe(problem: str, row: dict[str, object], latest: int) -> str:
         name = next(
             n
             for n in INT32_COLUMNS
-            if not pd.isna(row[n]) and not INT32_MIN <= int(row[n]) <= INT32_MAX  # type: ignore[call-overload]
+            if isinstance(row[n], int) and not INT32_MIN <= row[n] <= INT32_MAX
         )
         return f"{name} {row[name]} does not fit int32"
     if problem == "put_msg_id":
         return "PUT without msg_id"
     if problem == "put_field":
-        name = next(n for n in PUT_FIELDS if pd.isna(row[n]))
+        name = next(n for n in PUT_FIELDS if row[n] is None)
         return f"PUT without {name}"
     if problem == "data_length":
         return f"data_length {row['data_length']} is negative"
@@ -195,7 +239,15 @@ def _describe(problem: str, row: dict[str, object], latest: int) -> str:
     return f"time_ms {row['time_ms']} is earlier than {latest}, the time of an earlier seq"
 
 
-def _problems(cols: Columns, part: np.ndarray) -> np.ndarray:
+def repeated_seq(seq: IntColumn) -> np.ndarray:
+    """The seq values that occur more than once (sorted); nulls do not count."""
+    values = seq.values[~seq.null]
+    if not np.any(np.diff(values) <= 0):  # strictly increasing: nothing repeats
+        return np.empty(0, dtype=np.int64)
+    return repeated_values(values)
+
+
+def _problems(cols: Columns, part: np.ndarray, repeated: np.ndarray) -> np.ndarray:
     """Per row: 1 + the index in _PROBLEMS of its first problem, or 0 (time order not checked)."""
     ints, texts, ids, op = cols.ints, cols.texts, cols.ids, cols.op
     n = len(op)
@@ -203,10 +255,8 @@ def _problems(cols: Columns, part: np.ndarray) -> np.ndarray:
     seq = ints["seq"]
     time = ints["time_ms"]
     dup = np.zeros(n, dtype=bool)
-    present = ~seq.null
-    if np.any(np.diff(seq.values[present]) <= 0):  # not strictly increasing: look for repeats
-        values, counts = np.unique(seq.values[present], return_counts=True)
-        dup[present] = np.isin(seq.values[present], values[counts > 1])
+    if len(repeated):
+        dup = ~seq.null & np.isin(seq.values, repeated)
     out_of_range = np.zeros(n, dtype=bool)
     for name in INT32_COLUMNS:
         values = ints[name].values
@@ -240,14 +290,19 @@ def _problems(cols: Columns, part: np.ndarray) -> np.ndarray:
     return problem
 
 
-def partitions(cols: Columns, table: QueueTable) -> np.ndarray:
+def queue_positions(rows: pa.Table | pa.RecordBatch, table: QueueTable) -> np.ndarray:
+    """Per row of any table with qmgr and queue columns: its QueueTable position, or -1."""
+    names = [dictionary(rows[name]) for name in ("qmgr", "queue")]
+    return partitions(*(TextColumn(codes(array), array.dictionary) for array in names), table)
+
+
+def partitions(qmgr: TextColumn, queue: TextColumn, table: QueueTable) -> np.ndarray:
     """Per row: the QueueTable position of its (qmgr, queue), -1 if null or not defined."""
-    qmgr, queue = cols.texts["qmgr"], cols.texts["queue"]
     width = len(queue.uniques) + 1
     keys = np.where((qmgr.codes < 0) | (queue.codes < 0), -1, qmgr.codes * width + queue.codes)
-    inverse, distinct = pd.factorize(keys)
+    inverse, distinct = factorize(keys)
     index = table.index()
-    qmgr_names, queue_names = qmgr.uniques.tolist(), queue.uniques.tolist()
+    qmgr_names, queue_names = qmgr.uniques.to_pylist(), queue.uniques.to_pylist()
     lookup = np.array(
         [
             -1 if k < 0 else index.get((qmgr_names[k // width], queue_names[k % width]), -1)
@@ -259,37 +314,61 @@ def partitions(cols: Columns, table: QueueTable) -> np.ndarray:
 
 
 def _sorted(good: np.ndarray, part: np.ndarray, seq: np.ndarray, n_parts: int) -> np.ndarray:
-    """The good rows by (partition, seq): a counting sort when seq already increases."""
-    if np.all(np.diff(seq[good]) > 0):
+    """The good rows by (partition, seq): a counting sort when each partition's seq values
+    already increase in row order."""
+    if increasing_within(part[good], seq[good], np.full(n_parts, SEQ_BEFORE_ALL)):
         return good[group_order(part[good], n_parts)]
     return good[np.lexsort((seq[good], part[good]))]
 
 
-def validate(trace: pd.DataFrame, table: QueueTable) -> Validated:
-    """Split a trace into accepted rows (sorted for replay) and rejects (with a reason each)."""
-    cols = extract(trace)
-    part = partitions(cols, table)
-    problem = _problems(cols, part)
+def validate(
+    table: pa.Table,
+    queues: QueueTable,
+    *,
+    carried: int = 0,
+    repeated: np.ndarray | None = None,
+    latest: np.ndarray | None = None,
+) -> Validated:
+    """Split a canonical trace table into accepted rows (sorted for replay) and rejects.
+
+    ``repeated``: the seq values that occur more than once in the whole trace (default: those
+    repeating within ``table``). ``latest``: each queue's latest accepted time before these rows.
+    The first ``carried`` rows were accepted before (they are neither checked nor rejected).
+    """
+    cols = extract(table)
+    seq = cols.ints["seq"]
+    part = partitions(cols.texts["qmgr"], cols.texts["queue"], queues)
+    problem = _problems(cols, part, repeated_seq(seq) if repeated is None else repeated)
+    problem[:carried] = 0
     good = np.flatnonzero(problem == 0)
-    order = _sorted(good, part, cols.ints["seq"].values, len(table))
-    latest = _time_backwards(part[order], cols.ints["time_ms"].values[order])
-    back = latest >= 0
+    order = _sorted(good, part, seq.values, len(queues))
+    latest = np.full(len(queues), -1, dtype=np.int64) if latest is None else latest.copy()
+    behind = _time_backwards(
+        part[order], cols.ints["time_ms"].values[order], order < carried, latest
+    )
+    back = behind >= 0
     problem[order[back]] = len(_PROBLEMS)
-    latest_of = dict(zip(order[back].tolist(), latest[back].tolist(), strict=True))
+    behind_of = dict(zip(order[back].tolist(), behind[back].tolist(), strict=True))
     rows = order[~back]
     rejected = np.flatnonzero(problem)
-    return Validated(cols, rows, part[rows], _rejects(trace, rejected, problem, latest_of))
+    rejects = _rejects(table, rejected, problem, behind_of)
+    named = part[carried:][part[carried:] >= 0]
+    queue_rows = np.bincount(named, minlength=len(queues)).astype(np.int64)
+    as_is = len(rows) == table.num_rows and not np.any(np.diff(rows) != 1)
+    return Validated(cols, rows, part[rows], rejects, latest, queue_rows, as_is)
+
+
+REJECTS_SCHEMA = arrow_schema(OUTPUT_COLUMNS["rejects"])
 
 
 def _rejects(
-    trace: pd.DataFrame, rejected: np.ndarray, problem: np.ndarray, latest_of: dict[int, int]
-) -> pd.DataFrame:
-    dtypes = OUTPUT_COLUMNS["rejects"]
-    frame = trace.iloc[rejected][list(TRACE_COLUMNS)].reset_index(drop=True)
-    frame = frame.astype({name: dtypes[name] for name in TRACE_COLUMNS})
+    table: pa.Table, rejected: np.ndarray, problem: np.ndarray, behind_of: dict[int, int]
+) -> pa.Table:
+    """The rejected rows with their values as given (integers int64, text) and a reason each."""
+    rows = table.take(pa.array(rejected, pa.int64()))
     reasons = [
-        _describe(_PROBLEMS[problem[i] - 1], row, latest_of.get(i, -1))
-        for i, row in zip(rejected.tolist(), frame.to_dict("records"), strict=True)
+        _describe(_PROBLEMS[problem[i] - 1], row, behind_of.get(i, -1))
+        for i, row in zip(rejected.tolist(), rows.to_pylist(), strict=True)
     ]
-    frame["reason"] = pd.array(reasons, dtype="string")
-    return frame
+    columns = [pc.cast(rows[name], REJECTS_SCHEMA.field(name).type) for name in TRACE_COLUMNS]
+    return pa.Table.from_arrays([*columns, pa.array(reasons, pa.string())], schema=REJECTS_SCHEMA)

@@ -1,9 +1,9 @@
 """Smoke test of the pipeline benchmark (benchmarks/bench_pipeline.py --quick).
 
 Tooling, no behaviour rule, and no timing asserted: the benchmark is a report. What is asserted
-is that it runs end to end (generation, single-process and Spark replays in child processes),
-prints its tables and one verdict per target, and that both replays saw every row of the trace
-(accepted + rejected = input: the pipeline's row accounting).
+is that it runs end to end (generation, streaming, single-process and Spark replays in child
+processes), prints its tables and one verdict per target, and that every replay saw every row of
+the trace (accepted + rejected = input: the pipeline's row accounting).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ BENCH = ROOT / "benchmarks" / "bench_pipeline.py"
 
 def test_quick_benchmark_runs_and_reports(tmp_path) -> None:
     results = tmp_path / "results.json"
-    command = [sys.executable, str(BENCH), "--quick", "--data", str(tmp_path / "data")]
+    command = [sys.executable, str(BENCH), "--quick", "--repeat", "1"]
+    command += ["--data", str(tmp_path / "data")]
     done = subprocess.run(
         [*command, "--json", str(results)],
         cwd=ROOT,
@@ -34,13 +35,14 @@ def test_quick_benchmark_runs_and_reports(tmp_path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr[-3000:]
-    for heading in ("== Replay throughput", "== Ratios", "== Targets =="):
+    for heading in ("== Events/s end to end", "== Peak RSS", "== Ratios", "== Targets =="):
         assert heading in done.stdout, done.stdout
-    assert len(re.findall(r"^(PASS|FAIL)  ", done.stdout, flags=re.MULTILINE)) == 2
+    assert len(re.findall(r"^(PASS|FAIL)  ", done.stdout, flags=re.MULTILINE)) == 4
     document = json.loads(results.read_text())
     assert len(document["runs"]) == 1
     for run in document["runs"]:
-        single, spark = run["single"], run["spark"]
+        stream, single, spark = run["stream"], run["single"], run["spark"]
         assert single["rows"] == spark["rows"] == spark["accepted"] + spark["rejected"]
+        assert stream["rows"] == single["rows"] == stream["accepted"] + stream["rejected"]
         assert spark["collected_rows"] == spark["tasks"]
-        assert single["peak_rss_bytes"] > 0 and spark["peak_rss_bytes"] > 0
+        assert min(r["peak_rss_bytes"] for r in (stream, single, spark)) > 0

@@ -1,0 +1,122 @@
+"""Between Arrow columns and the numpy arrays the replay computes on, without copies where possible.
+
+The replay reads and writes Arrow (Parquet files, Spark's Arrow batches) and computes on numpy
+arrays (whole-column arithmetic and the compiled loop). Integer columns become zero-copy views
+plus a null mask, text becomes the integer codes of a dictionary encoding, and results go back
+as Arrow arrays wrapped around the numpy buffers.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+_NUMPY = {pa.int64(): np.int64, pa.int32(): np.int32}
+
+
+def single(column: pa.Array | pa.ChunkedArray) -> pa.Array:
+    """One contiguous array (chunks combined; no copy for a single chunk)."""
+    if isinstance(column, pa.ChunkedArray):
+        return column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+    return column
+
+
+def int_values(column: pa.Array | pa.ChunkedArray) -> tuple[np.ndarray, np.ndarray]:
+    """An integer column as int64 values (0 where null; a view when it is int64 without nulls)
+    and its null mask."""
+    array = single(column)
+    null = np.zeros(len(array), dtype=bool)
+    if array.null_count:
+        null = array.is_null().to_numpy(zero_copy_only=False)
+        array = pc.fill_null(array, 0)
+    if array.type != pa.int64():
+        array = array.cast(pa.int64(), safe=False)
+    return array.to_numpy(), null
+
+
+def codes(array: pa.Array) -> np.ndarray:
+    """The indices of a dictionary array as int64, -1 where null."""
+    indices = array.indices
+    if indices.null_count:
+        indices = pc.fill_null(indices, -1)
+    return indices.to_numpy().astype(np.int64, copy=False)
+
+
+def dictionary(column: pa.Array | pa.ChunkedArray) -> pa.DictionaryArray:
+    """A text column dictionary-encoded (as it is when read with ``read_dictionary``)."""
+    array = single(column)
+    if pa.types.is_null(array.type):
+        return pa.DictionaryArray.from_arrays(
+            pa.nulls(len(array), pa.int32()), pa.array([], pa.string())
+        )
+    if pa.types.is_dictionary(array.type):
+        return array
+    return pc.dictionary_encode(array)
+
+
+def factorize(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Codes of ``values`` (int64) numbering the distinct values in order of appearance, and the
+    distinct values (a hash table in Arrow, no sort)."""
+    encoded = pc.dictionary_encode(pa.array(values))
+    return codes(encoded), encoded.dictionary.to_numpy()
+
+
+def numbers(values: np.ndarray, kind: pa.DataType) -> pa.Array:
+    """A numpy array as an Arrow column of ``kind`` (int64, int32 or bool) without nulls."""
+    if kind == pa.bool_():
+        return pa.array(np.asarray(values, dtype=bool))
+    data = np.ascontiguousarray(values, dtype=_NUMPY[kind])
+    return pa.Array.from_buffers(kind, len(data), [None, pa.py_buffer(data)])
+
+
+def nullable(values: np.ndarray, null: np.ndarray, kind: pa.DataType) -> pa.Array:
+    """Like :func:`numbers`, null where ``null`` holds."""
+    if not null.any():
+        return numbers(values, kind)
+    data = np.ascontiguousarray(values, dtype=_NUMPY[kind])
+    valid = pa.py_buffer(np.packbits(~null, bitorder="little"))
+    return pa.Array.from_buffers(kind, len(data), [valid, pa.py_buffer(data)], int(null.sum()))
+
+
+def string_buffers(array: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A string array's offsets (int64, one more than rows), bytes and validity, as numpy."""
+    width = np.int64 if pa.types.is_large_string(array.type) else np.int32
+    _, offset_buffer, data_buffer = array.buffers()
+    offsets = np.frombuffer(offset_buffer, dtype=width)[
+        array.offset : array.offset + len(array) + 1
+    ]
+    data = (
+        np.frombuffer(data_buffer, dtype=np.uint8)
+        if data_buffer is not None
+        else np.zeros(0, dtype=np.uint8)
+    )
+    valid = array.is_valid().to_numpy(zero_copy_only=False)
+    return offsets.astype(np.int64), data, valid
+
+
+def take(values: pa.Array, positions: np.ndarray) -> pa.Array:
+    """``values[positions]``, null where a position is -1."""
+    missing = positions < 0
+    if missing.all():
+        return pa.nulls(len(positions), values.type)
+    return values.take(pa.array(positions, mask=missing if missing.any() else None))
+
+
+def labels(names: list[str], positions: np.ndarray) -> pa.Array:
+    """Text from a short list of names by position (-1 = null)."""
+    return take(pa.array(names, pa.string()), positions)
+
+
+def runs(names: list[str], positions: np.ndarray) -> pa.Array:
+    """``names[positions]`` for sorted positions (rows grouped by queue): each name's bytes
+    repeated as one block, no lookup per row."""
+    counts = np.bincount(positions, minlength=len(names))
+    encoded = [name.encode() for name in names]
+    offsets = np.zeros(len(positions) + 1, dtype=np.int64)
+    np.cumsum(np.repeat([len(e) for e in encoded], counts), out=offsets[1:])
+    data = b"".join(e * c for e, c in zip(encoded, counts.tolist(), strict=True))
+    kind = pa.string() if offsets[-1] < 2**31 else pa.large_string()
+    offsets = offsets.astype(np.int32) if kind == pa.string() else offsets
+    buffers = [None, pa.py_buffer(offsets), pa.py_buffer(data)]
+    return pa.Array.from_buffers(kind, len(positions), buffers)

@@ -1,0 +1,218 @@
+"""Replay a trace piece by piece, each queue's state carried from one piece to the next.
+
+``replay_local`` replays a whole trace as one piece; the streaming replay (:mod:`stream`) cuts a
+trace too big for memory into pieces. Any cut works as long as, for every queue, its rows in one
+piece all come after (in seq order) its rows in the pieces before: rows within a piece may come
+in any order, and a piece may hold any mix of queues. Between pieces a queue keeps:
+
+- its messages still queued: their PUT rows, kept as they were in the trace and replayed again at
+  the start of the next piece (same seq, time and descriptor, so the same delivery order,
+  deadlines and identifiers). They were accepted, so nothing refuses them, and no scan discards
+  them (the scans up to the queue's latest time ran already). They make no calls or depth rows;
+- each handle's browse cursor, as (lane, seq of the PUT) of the message it is on, which may
+  have left the queue since: the next piece puts it back just after the carried messages of that
+  lane that arrived up to it, which is where BROWSE_NEXT continues;
+- its latest accepted time and seq (time going back is a reject; seq going back across pieces
+  is a cut that breaks the rule above, and an error);
+- its summary counts (:class:`~mqlearn.pipeline.tables.Totals`).
+
+A queue whose trace is complete with a piece (its rows so far are all it has: ``rows_per_queue``)
+reports its still-queued messages there and keeps nothing. Memory is therefore one piece plus
+the messages still queued at the cut.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+
+from mqlearn.pipeline import kernel as K
+from mqlearn.pipeline.encode import Encoded, encode
+from mqlearn.pipeline.kernel import replay_rows
+from mqlearn.pipeline.queues import QueueTable
+from mqlearn.pipeline.tables import SCHEMAS, Tables, Totals
+from mqlearn.pipeline.validate import (
+    SEQ_BEFORE_ALL,
+    TRACE_SCHEMA,
+    Validated,
+    canonical,
+    validate,
+)
+
+PIECE_TABLES = ("messages", "calls", "depth", "rejects")
+
+
+@dataclass(frozen=True)
+class Piece:
+    """The output rows of one piece (the summary comes at the end: :meth:`BatchReplay.summary`)."""
+
+    messages: pa.Table
+    calls: pa.Table
+    depth: pa.Table
+    rejects: pa.Table
+    input_rows: int
+
+    @property
+    def accepted(self) -> int:
+        return int(self.calls.num_rows)
+
+    @property
+    def rejected(self) -> int:
+        return int(self.rejects.num_rows)
+
+    def tables(self) -> dict[str, pa.Table]:
+        return {name: getattr(self, name) for name in PIECE_TABLES}
+
+
+class BatchReplay:
+    """Replays consecutive pieces of one trace against one set of queue definitions.
+
+    ``repeated``: the seq values that occur more than once in the whole trace, and
+    ``rows_per_queue``: how many rows each queue (QueueTable position) has in it (defaults:
+    found in each piece, and every queue complete with each piece: right when the trace is one
+    piece). ``end_ms``: when the replay of every queue ends (default: at its last row).
+    """
+
+    def __init__(
+        self,
+        queues: QueueTable,
+        *,
+        end_ms: int | None = None,
+        repeated: np.ndarray | None = None,
+        rows_per_queue: np.ndarray | None = None,
+    ) -> None:
+        self.queues = queues
+        self.end_ms = end_ms
+        self.repeated = repeated
+        self.rows_per_queue = rows_per_queue
+        self.seen = np.zeros(len(queues), dtype=np.int64)
+        self.latest = np.full(len(queues), -1, dtype=np.int64)
+        self.last_seq = np.full(len(queues), SEQ_BEFORE_ALL, dtype=np.int64)
+        self.carry = TRACE_SCHEMA.empty_table()
+        self.closed = np.zeros(len(queues), dtype=bool)
+        self.cursors: dict[tuple[int, int], tuple[int, int]] = {}  # (queue, handle): (lane, seq)
+        self.totals = Totals(queues)
+
+    def replay(self, rows: pa.Table) -> Piece:
+        """Replay the next piece (any table with the trace columns, already checked)."""
+        carried = self.carry.num_rows
+        table = canonical(rows, self.carry if carried else None)
+        valid = validate(
+            table, self.queues, carried=carried, repeated=self.repeated, latest=self.latest
+        )
+        self._check_order(valid, carried)
+        self.latest = valid.latest
+        done, until = self._close(valid)
+        if not len(valid.rows):
+            empty = {name: SCHEMAS[name].empty_table() for name in PIECE_TABLES[:-1]}
+            return Piece(**empty, rejects=valid.rejects, input_rows=rows.num_rows)
+        enc = encode(valid, self.queues, until)
+        cursors = self._cursors_in(enc, valid)
+        before = cursors.copy()
+        result = replay_rows(*enc.kernel_args(cursors))
+        tables = Tables(enc, valid, self.queues, result, carried=carried, complete=done[enc.parts])
+        tables.add_to(self.totals)
+        self._cursors_out(enc, valid, carried, before, cursors)
+        for key in [key for key in self.cursors if done[key[0]]]:
+            del self.cursors[key]
+        self.carry = table.take(pa.array(tables.still_queued(), pa.int64()))
+        return Piece(
+            messages=tables.messages(),
+            calls=tables.calls(),
+            depth=tables.depth(),
+            rejects=valid.rejects,
+            input_rows=rows.num_rows,
+        )
+
+    def _close(self, valid: Validated) -> tuple[np.ndarray, np.ndarray]:
+        """Which queues are complete with this piece, and when each queue's replay here ends
+        (its latest time, or end_ms once complete). Queues complete now are closed empty in the
+        summary; the replay of this piece corrects those it leaves messages on."""
+        self.seen += valid.queue_rows
+        done = np.ones(len(self.queues), dtype=bool)
+        if self.rows_per_queue is not None:
+            done = self.seen == self.rows_per_queue
+        if len(valid.rows) and self.end_ms is not None and self.latest.max() > self.end_ms:
+            raise ValueError(
+                f"end_ms {self.end_ms} is before the last row's time_ms {self.latest.max()}"
+            )
+        until = self.latest.copy()
+        if self.end_ms is not None:
+            until[done] = self.end_ms
+        closing = np.flatnonzero(done & ~self.closed)
+        self.totals.close(closing, np.zeros((len(closing), 2), dtype=np.int64), until[closing])
+        self.closed |= done
+        return done, until
+
+    def summary(self) -> pa.Table:
+        """The summary table of everything replayed so far."""
+        return self.totals.table_of()
+
+    def _check_order(self, valid: Validated, carried: int) -> None:
+        """ValueError if a queue's accepted rows here do not all come after its earlier ones."""
+        real = valid.rows >= carried
+        part, seq = valid.part[real], valid.columns.ints["seq"].values[valid.rows[real]]
+        if not len(part):
+            return
+        first = np.flatnonzero(np.diff(part, prepend=-1))
+        behind = seq[first] <= self.last_seq[part[first]]
+        if behind.any():
+            at = self.queues.qmgr[part[first][behind][0]], self.queues.queue[part[first][behind][0]]
+            raise ValueError(
+                f"queue {at[0]}/{at[1]}: this piece of the trace has rows before (in seq order) "
+                "rows of an earlier piece; every queue's rows must come in seq order across pieces"
+            )
+        last = np.append(first[1:], len(part)) - 1
+        self.last_seq[part[last]] = seq[last]
+
+    def _message_seq(self, enc: Encoded, valid: Validated) -> np.ndarray:
+        """The seq of each message's PUT, in delivery order."""
+        return valid.columns.ints["seq"].values[enc.rows[enc.msg_row]]
+
+    def _cursors_in(self, enc: Encoded, valid: Validated) -> np.ndarray:
+        """The kernel's cursors (one per handle code), with the carried ones put back."""
+        cursors = np.full(enc.handles.count, -1, dtype=np.int64)
+        if not self.cursors:
+            return cursors
+        keys = np.array(list(self.cursors), dtype=np.int64)
+        marks = np.array(list(self.cursors.values()), dtype=np.int64)
+        index = np.minimum(np.searchsorted(enc.parts, keys[:, 0]), len(enc.parts) - 1)
+        here = enc.parts[index] == keys[:, 0]
+        codes = np.where(here, enc.handles.codes_of(index, keys[:, 1]), -1)
+        msg_seq = self._message_seq(enc, valid)
+        for code, part, (lane, seq) in zip(codes, index, marks, strict=True):
+            if code < 0:
+                continue
+            block = part * K.LANES + K.LANES - 1 - lane
+            lo, hi = enc.lane_start[block], enc.lane_start[block + 1]
+            cursors[code] = lo + np.searchsorted(msg_seq[lo:hi], seq, "right") - 1
+        return cursors
+
+    def _cursors_out(
+        self,
+        enc: Encoded,
+        valid: Validated,
+        carried: int,
+        before: np.ndarray,
+        after: np.ndarray,
+    ) -> None:
+        """Keep the cursors the kernel moved, as (lane, seq): those that changed, and those of
+        handles that browsed from the first message (the kernel set them, even if to the value
+        they had)."""
+        first = (enc.op == K.OP_BROWSE_FIRST) & (enc.rows >= carried)
+        moved = np.union1d(np.flatnonzero(after != before), enc.handles.code[first])
+        if not len(moved):
+            return
+        msg_seq = self._message_seq(enc, valid)
+        parts, handles = enc.handles.pairs(moved)
+        for code, part, handle in zip(
+            moved.tolist(), parts.tolist(), handles.tolist(), strict=True
+        ):
+            key = (int(enc.parts[part]), handle)
+            q = after[code]
+            if q < 0:
+                self.cursors.pop(key, None)
+            else:
+                self.cursors[key] = (int(enc.lane[q]), int(msg_seq[q]))

@@ -1,0 +1,220 @@
+"""Trace files in, output tables out: what the streaming replay and the Spark replay share.
+
+Inputs are Parquet (a file or a directory of parts) or CSV with a header (a name ending in
+``.csv``), opened with pyarrow on this machine and checked before anything runs. Outputs go to
+``out/_staging/<table>/part-NNNNN.parquet`` and are moved into place (``out/messages``,
+``out/calls``, ``out/depth``, ``out/summary``, ``out/rejects``, then ``out/_SUCCESS``) only when
+everything succeeded; on failure the staging directory is removed and earlier outputs stay.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.dataset as ds
+import pyarrow.fs as pafs
+import pyarrow.parquet as pq
+
+from mqlearn.pipeline.replay import TABLES
+from mqlearn.pipeline.schema import OUTPUT_COLUMNS, SchemaError, missing_or_mistyped
+from mqlearn.pipeline.spark import arrow_schema, arrow_to_pandas, pandas_dtypes
+
+STAGING = "_staging"
+SUCCESS = "_SUCCESS"
+
+
+class TraceError(ValueError):
+    """An input the replay cannot start on (the message says which and why); nothing has run."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a table is: its file system, the path on it, its format and its files."""
+
+    path: str
+    filesystem: pafs.FileSystem
+    where: str
+    is_csv: bool
+    dataset: ds.Dataset
+
+
+def _csv_format(columns: dict[str, str], dictionary: tuple[str, ...]) -> ds.CsvFileFormat:
+    """CSV read with the declared types (integers as int64: a value out of its declared range
+    is the row's problem, not the file's); an empty field is null, as Spark reads it."""
+    types = {
+        name: pa.dictionary(pa.int32(), pa.string())
+        if name in dictionary
+        else pa.string()
+        if dtype == "string"
+        else pa.int64()
+        for name, dtype in columns.items()
+    }
+    options = pacsv.ConvertOptions(column_types=types, strings_can_be_null=True)
+    return ds.CsvFileFormat(convert_options=options)
+
+
+def open_source(
+    path: str | Path, what: str, columns: dict[str, str], dictionary: tuple[str, ...] = ()
+) -> Source:
+    """Open the Parquet or CSV data at ``path`` with pyarrow, reading the ``dictionary`` columns
+    dictionary-encoded; TraceError if nothing readable is there, SchemaError naming every
+    missing or mistyped column (CSV: names only, it has no types)."""
+    text = str(path)
+    uri = text if "://" in text else str(Path(text).absolute())
+    is_csv = text.lower().rstrip("/").endswith(".csv")
+    try:
+        filesystem, where = pafs.FileSystem.from_uri(uri)
+        if filesystem.get_file_info(where).type == pafs.FileType.NotFound:
+            raise TraceError(f"{what} {text} does not exist")
+        if is_csv:
+            file_format: ds.FileFormat = _csv_format(columns, dictionary)
+        else:
+            options = ds.ParquetReadOptions(dictionary_columns=set(dictionary))
+            file_format = ds.ParquetFileFormat(read_options=options)
+        dataset = ds.dataset(where, filesystem=filesystem, format=file_format)
+    except (pa.ArrowException, OSError) as error:
+        raise TraceError(f"{what} {text} cannot be read: {error}") from None
+    source = Source(text, filesystem, where, is_csv, dataset)
+    found = pandas_dtypes(dataset.schema)
+    if is_csv:
+        found = {name: columns.get(name, "string") for name in found}
+    problems = missing_or_mistyped(found, columns)
+    if problems:
+        raise SchemaError(f"{what} {text}: " + "; ".join(problems))
+    return source
+
+
+def batches(source: Source, columns: list[str], batch_rows: int) -> Iterator[pa.RecordBatch]:
+    """The rows of a source in file order, a few columns, at most ``batch_rows`` at a time
+    (reading ahead one batch and one file: pyarrow's default of 16 batches and 4 files would
+    hold millions of rows); TraceError if a value cannot be read (e.g. a CSV field that is not a
+    number)."""
+    try:
+        yield from source.dataset.to_batches(
+            columns=columns, batch_size=batch_rows, batch_readahead=1, fragment_readahead=1
+        )
+    except pa.ArrowInvalid as error:
+        raise TraceError(f"trace {source.path} cannot be read: {error}") from None
+
+
+def read_definitions(path: str | Path, columns: dict[str, str]) -> pd.DataFrame:
+    """A small table (queue definitions) read whole, in the declared dtypes."""
+    source = open_source(path, "queue definitions", columns)
+    return arrow_to_pandas(source.dataset.to_table(columns=list(columns)), columns)
+
+
+def local_directory(out: str | Path) -> Path:
+    """The output directory as a local path (or a shared mount: every writer needs it)."""
+    text = str(out)
+    if "://" in text and not text.startswith("file://"):
+        raise ValueError(
+            f"out {text}: the replay writes its tables from every task, so it needs a directory "
+            "all executors share as a file system path (local, or a shared mount)"
+        )
+    return Path(text.removeprefix("file://")).absolute()
+
+
+@contextmanager
+def staged(out_dir: Path) -> Iterator[Path]:
+    """A fresh staging directory under ``out_dir``; its tables replace the outputs there when the
+    block succeeds, and it is removed when the block fails."""
+    staging = out_dir / STAGING
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        yield staging
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    for name in TABLES:
+        shutil.rmtree(out_dir / name, ignore_errors=True)
+        os.replace(staging / name, out_dir / name)
+    shutil.rmtree(staging)
+    (out_dir / SUCCESS).touch()
+
+
+def _parquet_options(name: str) -> dict[str, list[str]]:
+    """How to encode an output table's columns: dictionary pages for names and small numbers
+    (times, seq values and identifiers hardly repeat: trying costs more than it saves), and no
+    min/max statistics for identifiers (random hex, no use to a reader's filter)."""
+    columns = OUTPUT_COLUMNS[name]
+    ids = [c for c in columns if c.endswith("_id")]
+    return {
+        "use_dictionary": [
+            c for c, dtype in columns.items() if dtype not in ("int64", "Int64") and c not in ids
+        ],
+        "write_statistics": [c for c in columns if c not in ids],
+    }
+
+
+class PartWriter:
+    """One part file of each output table, appended to batch by batch (each table may be
+    written from its own thread).
+
+    Files are written under temporary names and renamed on a successful close, so a retried
+    Spark task replaces its part; a table never written gets an empty part (with its schema).
+    """
+
+    def __init__(self, staging: str | Path, part: int) -> None:
+        self.staging = Path(staging)
+        self.part = part
+        self.writers: dict[str, pq.ParquetWriter] = {}
+        self.rows = dict.fromkeys(TABLES, 0)
+
+    def _path(self, name: str) -> Path:
+        return self.staging / name / f"part-{self.part:05d}.parquet"
+
+    def _temporary(self, name: str) -> Path:
+        return self._path(name).with_name(f"{self._path(name).name}.{os.getpid()}.tmp")
+
+    def write(self, name: str, table: pa.Table) -> None:
+        """Append rows (already in the table's declared schema) to one table."""
+        if name not in self.writers:
+            self._path(name).parent.mkdir(parents=True, exist_ok=True)
+            schema = arrow_schema(OUTPUT_COLUMNS[name])
+            self.writers[name] = pq.ParquetWriter(
+                self._temporary(name), schema, **_parquet_options(name)
+            )
+        self.writers[name].write_table(table)
+        self.rows[name] += table.num_rows
+
+    def __enter__(self) -> PartWriter:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        for name in TABLES:
+            if kind is None and name not in self.writers:
+                self.write(name, arrow_schema(OUTPUT_COLUMNS[name]).empty_table())
+        for writer in self.writers.values():
+            writer.close()
+        for name in self.writers:
+            if kind is None:
+                os.replace(self._temporary(name), self._path(name))
+            else:
+                self._temporary(name).unlink(missing_ok=True)
+
+
+def read_outputs(out: str | Path) -> dict[str, pd.DataFrame]:
+    """The five output tables of a replay as pandas, in their declared dtypes (small outputs:
+    for tests and notebooks; use Spark or pyarrow.dataset to read big ones)."""
+    out_dir = Path(out)
+    if not (out_dir / SUCCESS).exists():
+        raise FileNotFoundError(f"{out_dir} holds no finished replay (no {SUCCESS})")
+    return {
+        name: arrow_to_pandas(pq.read_table(out_dir / name), OUTPUT_COLUMNS[name])
+        for name in TABLES
+    }

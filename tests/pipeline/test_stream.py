@@ -1,0 +1,285 @@
+"""The streaming replay (issue 14): path to path, piece by piece, the tables of ``replay_local``.
+
+Differential: ``replay_files`` against ``replay_local`` on traces from the generator (several
+queue managers and queues, every family: browsing monitors, matched gets, reports, scans) laid
+out in files three ways: whole queues per file in seq order, the whole trace in seq order, and
+rows shuffled over files (which makes it regroup by queue first); pieces are small, so queues
+are cut many times and their messages and cursors carried over. ``BatchReplay`` on the harsh
+hypothesis traces of the Spark and engine differential tests (repeated seq values, time going
+back, bad rows, every descriptor value) cut into pieces of 1-8 rows. Rules: EXP-03, EXP-06,
+EXP-11, EXP-12, EXP-21..28, RPT-01, MD-02 through the replay; the row accounting and the
+staging of outputs are the pipeline's own contracts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from mqlearn.cli import EXIT_BAD_INPUT, EXIT_OK, main
+from mqlearn.pipeline import (
+    OUTPUT_COLUMNS,
+    QUEUE_COLUMNS,
+    TRACE_COLUMNS,
+    SchemaError,
+    replay_local,
+)
+from mqlearn.pipeline.arrays import int_values
+from mqlearn.pipeline.batches import BatchReplay
+from mqlearn.pipeline.files import TraceError, read_outputs
+from mqlearn.pipeline.generate import TraceSpec, generate_local
+from mqlearn.pipeline.progress import Progress
+from mqlearn.pipeline.queues import queue_table
+from mqlearn.pipeline.replay import trace_table
+from mqlearn.pipeline.spark import arrow_to_pandas
+from mqlearn.pipeline.stream import replay_files
+from mqlearn.pipeline.validate import IntColumn, queue_positions, repeated_seq
+from tests.pipeline import test_differential_engine as engine_tests
+from tests.pipeline import test_spark_replay as spark_tests
+from tests.pipeline.test_spark_replay import canonical, write_parquet
+
+LAYOUTS = ("whole queues", "seq order", "shuffled")
+
+
+def write_layout(trace: pd.DataFrame, layout: str, directory: Path, seed: int) -> Path:
+    """The trace as three Parquet files: whole queues each (queues in definition order, rows
+    in seq order), the trace in seq order cut in three, or rows shuffled over the files."""
+    directory.mkdir()
+    if layout == "whole queues":
+        trace = trace.sort_values(["qmgr", "queue", "seq"], kind="mergesort")
+        keys = pd.factorize(trace["qmgr"] + "/" + trace["queue"])[0] % 3
+        parts = [np.flatnonzero(keys == k) for k in range(3)]
+    else:
+        if layout == "shuffled":
+            trace = trace.sample(frac=1, random_state=seed)
+        parts = np.array_split(np.arange(len(trace)), 3)
+    for k, rows in enumerate(parts):
+        write_parquet(trace.iloc[rows], TRACE_COLUMNS, directory / f"part-{k}.parquet")
+    return directory
+
+
+def assert_same_as_replay_local(out: Path, trace: pd.DataFrame, queues: pd.DataFrame, **kw) -> None:
+    expected = replay_local(trace, queues, **kw).tables()
+    written = read_outputs(out)
+    for name, table in expected.items():
+        pd.testing.assert_frame_equal(canonical(written[name]), canonical(table), obj=name)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 10_000),
+    layout=st.sampled_from(LAYOUTS),
+    batch_rows=st.sampled_from([300, 2000, 100_000]),
+    after_end=st.sampled_from([None, 0, 600_000]),
+)
+def test_exp21_28_replay_files_equals_replay_local(
+    tmp_path_factory, seed, layout, batch_rows, after_end
+) -> None:
+    """EXP-21..28, RPT-01, MD-02: whatever the layout and the cuts, the files hold replay_local's
+    tables (end_ms too: scans after the last row, EXP-28)."""
+    spec = TraceSpec(seed=seed, events=6000, queues=7, qmgrs=2, hours=1, bursty_share=0.5)
+    trace, queues = generate_local(spec)
+    root = tmp_path_factory.mktemp("stream")
+    trace_path = write_layout(trace, layout, root / "trace", seed)
+    queues_path = write_parquet(queues, QUEUE_COLUMNS, root / "queues.parquet")
+    end_ms = None if after_end is None else int(trace["time_ms"].max()) + after_end
+    result = replay_files(
+        trace_path, queues_path, root / "out", batch_rows=batch_rows, end_ms=end_ms
+    )
+    assert result.input_rows == len(trace) == result.accepted + result.rejected
+    assert result.regrouped == (layout == "shuffled")
+    assert result.pieces >= len(trace) // batch_rows
+    assert_same_as_replay_local(root / "out", trace, queues, end_ms=end_ms)
+
+
+def test_repeated_seq_values_found_through_spill_files(tmp_path, monkeypatch) -> None:
+    """Tooling (the row accounting): seq values repeated across queues and files are found when
+    the index spills them to hash buckets, and every row carrying one is rejected as
+    replay_local rejects it; the rest replays the same."""
+    from mqlearn.pipeline import stream
+
+    monkeypatch.setattr(stream, "REPEAT_LIMIT", 500)
+    trace, queues = generate_local(TraceSpec(seed=11, events=4000, queues=5, qmgrs=2, hours=1))
+    rng = np.random.default_rng(11)
+    copied = rng.choice(len(trace), size=(2, 30), replace=False)
+    trace.loc[trace.index[copied[0]], "seq"] = trace["seq"].to_numpy()[copied[1]]
+    trace_path = write_layout(trace, "shuffled", tmp_path / "trace", 11)
+    queues_path = write_parquet(queues, QUEUE_COLUMNS, tmp_path / "queues.parquet")
+    result = replay_files(trace_path, queues_path, tmp_path / "out", batch_rows=700)
+    assert result.rejected == 60 and result.regrouped
+    assert_same_as_replay_local(tmp_path / "out", trace, queues)
+
+
+def replay_in_pieces(trace: pd.DataFrame, queues: pd.DataFrame, size: int) -> dict:
+    """BatchReplay over the trace in seq order, ``size`` rows a piece (each queue closed when
+    its last row is read); the tables as replay_local gives them."""
+    table = trace_table(trace)
+    table = table.take(pa.array(np.argsort(trace["seq"].to_numpy(), kind="stable")))
+    definitions = queue_table(queues)
+    repeated = repeated_seq(IntColumn(*int_values(table["seq"])))
+    position = queue_positions(table, definitions)
+    total = np.bincount(position[position >= 0], minlength=len(definitions))
+    replay = BatchReplay(definitions, repeated=repeated, rows_per_queue=total)
+    outputs: dict[str, list[pa.Table]] = {}
+    for start in range(0, table.num_rows, size):
+        piece = replay.replay(table.slice(start, size))
+        for name, output in piece.tables().items():
+            outputs.setdefault(name, []).append(output)
+    tables = {name: pa.concat_tables(parts) for name, parts in outputs.items()}
+    tables["summary"] = replay.summary()
+    return {name: arrow_to_pandas(t, OUTPUT_COLUMNS[name]) for name, t in tables.items()}
+
+
+HARSH = st.one_of(
+    st.tuples(spark_tests.traces(), spark_tests.definitions()), engine_tests.scenarios()
+)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(inputs=HARSH, size=st.integers(1, 8))
+def test_exp21_28_pieces_replay_like_one_piece(inputs, size) -> None:
+    """EXP-03, EXP-06, EXP-21..28, RPT-01, MD-02: cut after any row, a trace replays to the same
+    tables: still-queued messages, browse cursors (on messages gone since), time order and the
+    counts carry over; repeated seq values and bad rows are rejected as in one piece."""
+    trace, queues = inputs
+    expected = replay_local(trace, queues).tables()
+    got = replay_in_pieces(trace, queues, size)
+    for name, table in expected.items():
+        pd.testing.assert_frame_equal(canonical(got[name]), canonical(table), obj=name)
+
+
+def test_a_piece_before_an_earlier_one_is_an_error() -> None:
+    """Tooling: a queue's rows must come in seq order across pieces; a cut that breaks it
+    raises instead of replaying wrongly (all at one time here: no row goes back in time)."""
+    trace, queues = generate_local(TraceSpec(seed=3, events=400, queues=1, qmgrs=1, hours=1))
+    table = trace_table(trace.assign(time_ms=0))
+    replay = BatchReplay(queue_table(queues), rows_per_queue=np.array([table.num_rows]))
+    replay.replay(table.slice(100))
+    with pytest.raises(ValueError, match=r"rows before .* rows of an earlier piece"):
+        replay.replay(table.slice(0, 100))
+
+
+class Recorder(Progress):
+    """Captures what a job reports."""
+
+    def __init__(self) -> None:
+        self.events: list[tuple[str, object]] = []
+
+    def start(self, task: str, total: int | None, unit: str = "rows") -> None:
+        self.events.append(("start", (task, total, unit)))
+
+    def update(self, done: int) -> None:
+        self.events.append(("update", done))
+
+    def finish(self) -> None:
+        self.events.append(("finish", None))
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> tuple[Path, Path, pd.DataFrame, pd.DataFrame]:
+    trace, queues = generate_local(TraceSpec(seed=5, events=5000, queues=6, qmgrs=2, hours=1))
+    root = tmp_path_factory.mktemp("generated")
+    trace_path = write_parquet(trace, TRACE_COLUMNS, root / "trace.parquet")
+    queues_path = write_parquet(queues, QUEUE_COLUMNS, root / "queues.parquet")
+    return trace_path, queues_path, trace, queues
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_pieces_stay_within_batch_rows_and_progress_is_reported(
+    generated, tmp_path, monkeypatch, shuffled
+) -> None:
+    """Tooling: no piece holds more than batch_rows rows of the trace (the memory bound), also
+    when a queue bigger than a piece is regrouped and cut; the passes report their rows."""
+    trace_path, queues_path, trace, _ = generated
+    if shuffled:
+        trace_path = write_parquet(trace.sample(frac=1, random_state=0), TRACE_COLUMNS,
+                                   tmp_path / "shuffled.parquet")  # fmt: skip
+    sizes = []
+    real_replay = BatchReplay.replay
+
+    def recording(self, rows):
+        sizes.append(rows.num_rows)
+        return real_replay(self, rows)
+
+    monkeypatch.setattr(BatchReplay, "replay", recording)
+    recorder = Recorder()
+    result = replay_files(trace_path, queues_path, tmp_path / "out", batch_rows=400,
+                          progress=recorder)  # fmt: skip
+    assert max(sizes) <= 400 and sum(sizes) == len(trace) == result.input_rows
+    assert result.pieces == len(sizes) and result.regrouped == shuffled
+    tasks = [value[0] for kind, value in recorder.events if kind == "start"]
+    assert tasks == (["index", "regroup", "replay"] if shuffled else ["index", "replay"])
+    assert ("start", ("replay", len(trace), "rows")) in recorder.events
+    updates = [value for kind, value in recorder.events if kind == "update"]
+    assert updates[-1] == len(trace) and recorder.events[-1] == ("finish", None)
+
+
+def test_csv_trace_replays_like_parquet(generated, tmp_path) -> None:
+    """Tooling: a CSV trace (columns in any order) gives the Parquet trace's tables; CSV cannot
+    tell a null from an empty string, so the tables without text nulls are compared."""
+    _, queues_path, trace, queues = generated
+    trace[list(reversed(trace.columns))].to_csv(tmp_path / "trace.csv", index=False)
+    replay_files(tmp_path / "trace.csv", queues_path, tmp_path / "out")
+    written = read_outputs(tmp_path / "out")
+    for name in ("calls", "summary", "depth"):
+        expected = replay_local(trace, queues).tables()[name]
+        pd.testing.assert_frame_equal(canonical(written[name]), canonical(expected), obj=name)
+
+
+def test_bad_inputs_are_named_and_outputs_stay(generated, tmp_path) -> None:
+    """Tooling: a path that does not exist, missing columns, an empty trace and an end_ms
+    before the last row each raise with a message, and earlier outputs stay as they were."""
+    trace_path, queues_path, trace, _ = generated
+    out = tmp_path / "out"
+    replay_files(trace_path, queues_path, out)
+    before = read_outputs(out)
+    with pytest.raises(TraceError, match="does not exist"):
+        replay_files(tmp_path / "nowhere", queues_path, out)
+    pq.write_table(pa.Table.from_pandas(trace.drop(columns=["handle"])), tmp_path / "bad.parquet")
+    with pytest.raises(SchemaError, match="'handle' is missing"):
+        replay_files(tmp_path / "bad.parquet", queues_path, out)
+    empty = write_parquet(trace.iloc[:0], TRACE_COLUMNS, tmp_path / "empty.parquet")
+    with pytest.raises(TraceError, match="has no rows"):
+        replay_files(empty, queues_path, out)
+    with pytest.raises(ValueError, match="end_ms 5 is before the last row's time_ms"):
+        replay_files(trace_path, queues_path, out, end_ms=5)
+    assert not (out / "_staging").exists()
+    for name, frame in read_outputs(out).items():
+        pd.testing.assert_frame_equal(frame, before[name])
+
+
+def test_cli_runs_the_local_engine_without_spark(generated, tmp_path, capsys, monkeypatch):
+    """Tooling: ``mqlearn pipeline run --engine local`` replays in this process (no Spark
+    session starts), prints the counts, is quiet on a non-terminal stderr, and answers bad
+    input with exit code 2."""
+    import mqlearn.cli
+
+    def no_spark(*args, **kwargs):
+        raise AssertionError("the local engine started Spark")
+
+    monkeypatch.setattr(mqlearn.cli, "spark_session", no_spark)
+    trace_path, queues_path, trace, _ = generated
+    out = tmp_path / "out"
+    command = f"pipeline run --engine local --trace {trace_path} --queues {queues_path}"
+    assert main([*command.split(), "--out", str(out), "--batch-rows", "1000"]) == EXIT_OK
+    captured = capsys.readouterr()
+    pieces = -(-len(trace) // 1000)
+    assert f"{len(trace)} rows: {len(trace)} accepted, 0 rejected ({pieces} pieces)" in captured.out
+    assert captured.err.splitlines() == [
+        f"replaying {trace_path} with {queues_path} in this process"
+    ]
+    assert (out / "_SUCCESS").exists()
+    bad = f"pipeline run --engine local --trace {tmp_path / 'nowhere'} --queues {queues_path}"
+    assert main([*bad.split(), "--out", str(out)]) == EXIT_BAD_INPUT
+    assert "does not exist" in capsys.readouterr().err
