@@ -47,8 +47,10 @@ def output_table(name: str, columns: dict[str, Any]) -> pa.Table:
 
 
 def remaining_tenths(deadline: np.ndarray, now: np.ndarray) -> np.ndarray:
-    """Expiry as MQGET returns it: remaining tenths rounded up, -1 if unlimited (EXP-11, EXP-12)."""
-    return np.where(deadline == K.NEVER, C.MQEI_UNLIMITED, (deadline - now + 99) // 100)
+    """Expiry as MQGET returns it: remaining tenths rounded up, 0 once the deadline has passed,
+    -1 if unlimited (EXP-11, EXP-12): the engine's ``remaining_tenths``, element by element."""
+    left = np.maximum(deadline - now, 0)
+    return np.where(deadline == K.NEVER, C.MQEI_UNLIMITED, (left + 99) // 100)
 
 
 def _per_part(part: np.ndarray, n_parts: int, where: np.ndarray | None = None) -> np.ndarray:
