@@ -97,6 +97,12 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _print_tables(out: Path, rows: dict[str, int]) -> None:
+    """Where each output table of a replay went, and its row count."""
+    for name, count in rows.items():
+        print(f"  {out / name}: {count} rows")
+
+
 def _run(spark: SparkSession, args: argparse.Namespace, err: TextIO) -> None:
     from mqlearn.pipeline.spark_replay import replay_spark
 
@@ -113,8 +119,7 @@ def _run(spark: SparkSession, args: argparse.Namespace, err: TextIO) -> None:
         f"{result.input_rows} rows: {result.accepted} accepted, {result.rejected} rejected "
         f"({result.partitions} tasks, strategy {result.strategy})"
     )
-    for name, rows in result.rows.items():
-        print(f"  {result.out / name}: {rows} rows")
+    _print_tables(result.out, result.rows)
 
 
 def _run_local(args: argparse.Namespace, err: TextIO, progress: Progress) -> None:
@@ -129,8 +134,7 @@ def _run_local(args: argparse.Namespace, err: TextIO, progress: Progress) -> Non
         f"{result.input_rows} rows: {result.accepted} accepted, {result.rejected} rejected "
         f"({result.pieces} pieces{regrouped})"
     )
-    for name, rows in result.rows.items():
-        print(f"  {result.out / name}: {rows} rows")
+    _print_tables(result.out, result.rows)
 
 
 def _generate(spark: SparkSession, args: argparse.Namespace, err: TextIO) -> None:

@@ -17,6 +17,11 @@ from mqlearn.checks.wording import duration_words, listing, plural, seconds
 EXPIRED_BY = 10  # tenths: every short lifetime drawn ends at least this long before the call
 
 
+def _over_by_then(rng: Random, wait_s: int) -> int:
+    """A lifetime (tenths) that has ended at least EXPIRED_BY before a call ``wait_s`` later."""
+    return rng.randrange(1, 10 * wait_s - EXPIRED_BY + 1)
+
+
 @dataclass(frozen=True)
 class AroundALiveOne(Variant):
     """q1: two short lifetimes around a long one, and a wait between them (tenths, seconds)."""
@@ -29,9 +34,8 @@ class AroundALiveOne(Variant):
     @classmethod
     def draw(cls, rng: Random) -> Self:
         wait_s = rng.randrange(2, 60)
-        over = 10 * wait_s - EXPIRED_BY + 1  # lifetimes below this are over at the browse
         b = rng.randrange(10 * wait_s + EXPIRED_BY, 6_000)
-        return cls(rng.randrange(1, over), b, rng.randrange(1, over), wait_s)
+        return cls(_over_by_then(rng, wait_s), b, _over_by_then(rng, wait_s), wait_s)
 
     @property
     def a_s(self) -> str:
@@ -101,9 +105,8 @@ class BothExpired(Variant):
     @classmethod
     def draw(cls, rng: Random) -> Self:
         wait_s = rng.randrange(2, 120)
-        over = 10 * wait_s - EXPIRED_BY + 1
         interval = rng.choice([1000, 5000, 10_000, 100 * rng.randrange(1, 600)])
-        return cls(rng.randrange(1, over), rng.randrange(1, over), wait_s, interval)
+        return cls(_over_by_then(rng, wait_s), _over_by_then(rng, wait_s), wait_s, interval)
 
 
 def _get_with_wait(p: BothExpired = BothExpired()) -> Outcome:
@@ -165,9 +168,8 @@ class TwoExpiredThenOne(Variant):
     @classmethod
     def draw(cls, rng: Random) -> Self:
         wait_s = rng.randrange(2, 120)
-        over = 10 * wait_s - EXPIRED_BY + 1
         c = rng.choice([CMQC.MQEI_UNLIMITED, rng.randrange(10, 36_000)])
-        return cls(rng.randrange(1, over), rng.randrange(1, over), wait_s, c)
+        return cls(_over_by_then(rng, wait_s), _over_by_then(rng, wait_s), wait_s, c)
 
 
 def _depth_trigger(p: TwoExpiredThenOne = TwoExpiredThenOne()) -> Outcome:
@@ -336,7 +338,7 @@ class FourPlaces(Variant):
         queues += rng.choices(["APP.IN", "APP.OUT", "OTHER.Q"], k=2)
         rng.shuffle(queues)
         wait_s = rng.randrange(2, 600)
-        expiry = rng.randrange(1, 10 * wait_s - EXPIRED_BY + 1)
+        expiry = _over_by_then(rng, wait_s)
         return cls(
             [(queue, letter) for queue, letter in zip(queues, "ABCD", strict=True)], expiry, wait_s
         )

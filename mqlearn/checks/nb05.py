@@ -11,7 +11,7 @@ from mqlearn import CMQC
 from mqlearn.checks.answers import LetterSet, Number, Numbers, Reason
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters, get_reason
-from mqlearn.checks.variants import Variant
+from mqlearn.checks.variants import Variant, before_and_after_an_end
 from mqlearn.checks.wording import duration_words, listing, plural
 
 
@@ -151,9 +151,8 @@ class LockedTooLong(Variant):
 
     @classmethod
     def draw(cls, rng: Random) -> Self:
-        lifetime_s = rng.randrange(2, 120)
-        browse_s = rng.randrange(1, lifetime_s)
-        return cls(10 * lifetime_s, browse_s, rng.randrange(lifetime_s - browse_s + 1, 150))
+        lifetime_s, browse_s, later_s = before_and_after_an_end(rng, 150)
+        return cls(10 * lifetime_s, browse_s, later_s)
 
     @property
     def expiry_s(self) -> int:

@@ -11,7 +11,7 @@ from mqlearn import CMQC, patterns
 from mqlearn.checks.answers import Choice, LetterSet, Number, Numbers
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters, get_reason
-from mqlearn.checks.variants import Variant
+from mqlearn.checks.variants import Variant, before_and_after_an_end
 from mqlearn.checks.wording import duration_words, number_words, seconds
 from mqlearn.engine import Topic
 
@@ -308,9 +308,8 @@ class TwoReaders(Variant):
 
     @classmethod
     def draw(cls, rng: Random) -> Self:
-        lifetime_s = rng.randrange(2, 120)
-        a_reads_s = rng.randrange(1, lifetime_s)
-        return cls(10 * lifetime_s, a_reads_s, rng.randrange(lifetime_s - a_reads_s + 1, 120))
+        lifetime_s, a_reads_s, c_later_s = before_and_after_an_end(rng, 120)
+        return cls(10 * lifetime_s, a_reads_s, c_later_s)
 
     @property
     def expiry_s(self) -> str:

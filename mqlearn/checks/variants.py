@@ -57,6 +57,15 @@ class Variant:
         raise NotImplementedError(f"{cls.__name__} does not say how to draw a variant")
 
 
+def before_and_after_an_end(rng: random.Random, last_after_s: int) -> tuple[int, int, int]:
+    """A lifetime of 2-119 whole seconds, a moment before its end (s after the start) and a
+    later one past its end (s after the first, below ``last_after_s``): for the exercises where
+    something happens while a message lives and something else once it has expired."""
+    lifetime_s = rng.randrange(2, 120)
+    before_s = rng.randrange(1, lifetime_s)
+    return lifetime_s, before_s, rng.randrange(lifetime_s - before_s + 1, last_after_s)
+
+
 def variant_rng(key: str, seed: int) -> random.Random:
     """The random stream of variant ``seed`` of the parameters named ``key`` (stable across runs
     and machines)."""
