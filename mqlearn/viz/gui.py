@@ -272,7 +272,11 @@ class ControlPanel(_Guarded, ABC):
                 widgets.HBox([self.replay, self.live_button]),
             ]
         )
-        return widgets.HBox([put_box, get_box, clock_box])
+        # the columns wrap rather than overlap when the page is narrow (JupyterLab with its
+        # file browser open, 800 px screens)
+        return widgets.HBox(
+            [put_box, get_box, clock_box], layout=widgets.Layout(flex_flow="row wrap")
+        )
 
     # -- actions ----------------------------------------------------------------------------------
     def _put(self) -> None:
