@@ -5,7 +5,8 @@
 ``WorkbenchModel`` drives a queue through the MQI without any widget. The plotly side (``figures``:
 timeline, shelf, depth, event log, report inbox, MQXQH inspector; the ``Comparison`` and
 ``XqhInspector`` widgets that show them) loads on first use, so a page with only the queue view
-never imports plotly; ``summary`` says the state in a sentence.
+never imports plotly; ``summary`` says the state in a sentence, and a ``TextView`` shows such a
+line with each rule ID it cites opening the rule's entry in the catalogue.
 """
 
 import importlib
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from mqlearn.viz.model import WorkbenchModel
 from mqlearn.viz.queue_view import QueueStage, QueueView
 from mqlearn.viz.text import summary
+from mqlearn.viz.text_view import TextView
 from mqlearn.viz.topology import Topology, TopologyView
 from mqlearn.viz.workbench import Workbench
 
@@ -44,6 +46,7 @@ __all__ = [
     "Comparison",
     "QueueStage",
     "QueueView",
+    "TextView",
     "Topology",
     "TopologyView",
     "Workbench",

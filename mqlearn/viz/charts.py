@@ -17,11 +17,12 @@ import numpy as np
 
 from mqlearn.engine.qmgr import QueueManager
 from mqlearn.viz import figures
-from mqlearn.viz.gui import _bundle, _Guarded, _html_text
+from mqlearn.viz.gui import _bundle, _Guarded
 from mqlearn.viz.model import WorkbenchModel
 from mqlearn.viz.plotly_setup import go, to_json_plotly
 from mqlearn.viz.spec import Spec
 from mqlearn.viz.text import xqh_summary
+from mqlearn.viz.text_view import TextView
 
 
 def same(a: Any, b: Any) -> bool:
@@ -158,7 +159,7 @@ class XqhInspector(_Guarded):
         self.qm = qm
         self.xmitq = xmitq
         self.view = LiveFigure(figures.xqh_inspector_spec(qm, xmitq), "mq-xqh")
-        self.summary = widgets.HTML(_html_text(xqh_summary(qm, xmitq)))
+        self.summary = TextView(xqh_summary(qm, xmitq))
         self.summary.add_class("mq-summary")
         self.advance_buttons = self.clock_buttons(self._advance)
         self.widget = widgets.VBox(
@@ -176,7 +177,7 @@ class XqhInspector(_Guarded):
         self.refresh()
 
     def refresh(self) -> None:
-        self.summary.value = _html_text(xqh_summary(self.qm, self.xmitq))
+        self.summary.value = xqh_summary(self.qm, self.xmitq)
         self.view.show(figures.xqh_inspector_spec(self.qm, self.xmitq))
 
     def text(self) -> str:

@@ -12,7 +12,6 @@ A callback that fails is not swallowed: its traceback is shown in the widget's e
 
 from __future__ import annotations
 
-import html
 import traceback
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -25,6 +24,7 @@ from mqlearn.mqi import cmqc as C
 from mqlearn.viz.model import WorkbenchModel
 from mqlearn.viz.names import EXPIRATION_REPORTS, PERSISTENCES, Vocabulary
 from mqlearn.viz.text import summary
+from mqlearn.viz.text_view import TextView
 from mqlearn.viz.times import MS_PER_S
 
 QMGR_NAME = "QM1"
@@ -33,10 +33,6 @@ ADVANCE_CLASSES = {100: "mq-advance-100ms", 1_000: "mq-advance-1s", 10_000: "mq-
 PLAY_INTERVAL_MS = 1_000  # wall-clock ms between two ticks of the play button
 PLAY_TICKS = 100_000  # the play button's range; it stops there
 _WIDE = {"description_width": "initial"}
-
-
-def _html_text(text: str) -> str:
-    return f"<div style='font-family: monospace; white-space: pre-wrap'>{html.escape(text)}</div>"
 
 
 def prepare_queue_manager(
@@ -387,17 +383,17 @@ class QueueText:
 
     def __init__(self, model: WorkbenchModel) -> None:
         self.model = model
-        self.summary = widgets.HTML(_html_text(summary(model.qm, model.queue)))
+        self.summary = TextView(summary(model.qm, model.queue))
         self.summary.add_class("mq-summary")
-        self.result = widgets.HTML(_html_text("(no call yet)"))
+        self.result = TextView("(no call yet)")
         self.result.add_class("mq-result")
 
     def refresh(self, at_ms: int | None) -> None:
         """The summary at ``at_ms`` (None: now)."""
-        self.summary.value = _html_text(summary(self.model.qm, self.model.queue, at_ms))
+        self.summary.value = summary(self.model.qm, self.model.queue, at_ms)
 
     def show_result(self, line: str) -> None:
-        self.result.value = _html_text(line)
+        self.result.value = line
 
     def text(self) -> str:
         return summary(self.model.qm, self.model.queue)

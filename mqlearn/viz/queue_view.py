@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import anywidget
 import traitlets
 
+from mqlearn.viz.rule_cards import rule_cards
 from mqlearn.viz.scene import TRAY_SIZE, chip, chips_in_order, narrate, queue_scene, steps
 
 if TYPE_CHECKING:
@@ -109,12 +110,13 @@ class QueueStage:
         played = steps(before, events, m.queue, m.labels, self._start_after)
         scene = self.scene()
         self._count += 1
+        summary = f"{self._count}. {narrate(played) or caption}"
         transition = {
             "n": self._count,
             "action": action,
             "caption": caption,
             # numbered, so a repeat still shows; the caption when no step says more
-            "summary": f"{self._count}. {narrate(played) or caption}",
+            "summary": summary,
             "manual": manual,
             # a walk shown by hand can be stepped back: the view redraws this and replays up to there
             "before": before if manual else None,
@@ -122,6 +124,8 @@ class QueueStage:
             "entering": [s["id"] for s in played if s["op"] == "put" and s["queue"] == m.queue],
             "got": _got(before, played),
             "stop_mark": _stop_mark(before, scene, played),
+            # the cards of the rules the narration cites (step by step, or in the summary)
+            "rules": rule_cards(summary, *(str(s.get("rule", "")) for s in played)),
         }
         with self.view.hold_sync():
             self.view.shown = 1 if manual else len(played)
@@ -142,6 +146,7 @@ class QueueStage:
             "entering": [],
             "got": None,
             "stop_mark": None,
+            "rules": rule_cards(caption),
         }
         with self.view.hold_sync():
             self.view.shown = 0

@@ -24,6 +24,7 @@ from mqlearn.mqi import cmqc as C
 from mqlearn.viz.gui import _bundle, _Guarded
 from mqlearn.viz.labels import labels_for
 from mqlearn.viz.queue_view import CSS, ESM
+from mqlearn.viz.rule_cards import rule_cards
 from mqlearn.viz.scene import chip
 
 if TYPE_CHECKING:
@@ -167,6 +168,7 @@ class Topology(_Guarded):
         scene = topology_scene(self.qms, self.channels, self.scale)
         self.scale = scene["scale_tenths"] = max(self.scale, largest_expiry(scene))
         scene["caption"] = caption
+        scene["rules"] = rule_cards(caption)
         self.view.state = scene
         for ch, button in zip(self.channels, self.channel_buttons, strict=True):
             verb = "STOP" if ch.running else "START"

@@ -102,6 +102,24 @@ def test_exp23_priority_get_walks_discards_returns_and_stops(
         )
         page.screenshot(path=artifacts / "workbench_after_get.png", full_page=True)
 
+        # the rule the result line cites opens its catalogue entry in place, and closes again
+        page.locator('.mq-result .mq-rule[data-rule="EXP-23"]').click()
+        card = page.locator(".mq-result .mq-rule-card")
+        expect(card).to_contain_text("EXP-23 — Priority queue: discard ahead of the returned")
+        expect(card).to_contain_text("the same get discards the expired messages of a higher")
+        expiry_page = (
+            "https://www.ibm.com/docs/en/SSFKSJ_9.2.0/com.ibm.mq.ref.dev.doc/q097490_.html"
+        )
+        expect(card.locator("a", has_text="Expiry (MQLONG)")).to_have_attribute("href", expiry_page)
+        page.screenshot(path=artifacts / "workbench_rule_card.png", full_page=True)
+        page.locator('.mq-result .mq-rule[data-rule="EXP-23"]').click()
+        expect(card).to_have_count(0)
+        # and so does the one the view's narration cites
+        page.locator('.mq-qv-narration .mq-rule[data-rule="EXP-23"]').click()
+        expect(page.locator(".mq-qv .mq-rule-card")).to_contain_text("EXP-23 — Priority queue")
+        page.locator(".mq-qv .mq-rule-close").click()
+        expect(page.locator(".mq-qv .mq-rule-card")).to_have_count(0)
+
         page.locator(".mq-undo").click()  # undo the get: exactly the state before it
         expect(chips(page)).to_have_count(3)
         assert states(page) == [("A", "expired"), ("B", "live"), ("C", "expired")]

@@ -207,6 +207,10 @@ def test_reports_reach_the_inbox_widget() -> None:
     wb.get_button.click()
     assert "1 message(s), 1 report(s)" in text_of(wb.inbox)
     assert "MQFB_EXPIRATION" in text_of(wb.inbox)
+    # the view's walk cites the rules of its steps, and carries their cards for the learner
+    transition = wb.queue_view.state["transition"]
+    assert {"EXP-22", "RPT-02"} <= set(transition["rules"])
+    assert transition["rules"]["RPT-02"]["heading"] == "RPT-02 — The report is made at discard time"
     assert wb.failures == []
 
 

@@ -1,5 +1,10 @@
 // The animated views of mqlearn.viz, one anywidget ES module with no build step: the queue view
-// (QueueView, view "queue") and the topology view (TopologyView, view "topology").
+// (QueueView, view "queue"), the topology view (TopologyView, view "topology") and a line of
+// text (TextView, view "text").
+//
+// Every view shows the rule IDs it cites as buttons (`.mq-rule`) that open the rule's card
+// (`.mq-rule-card`: its entry in the catalogue, docs/rules.md) under the text; the kernel sends
+// the cards of the rules a text cites along with it ({id: {heading, html}}).
 //
 // Queue view:
 // The kernel sends `state` = {scene, transition}: the queue after an action, and the steps the
@@ -35,6 +40,59 @@ function el(tag, cls, text) {
   if (cls) node.className = cls;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+const RULE_ID = /\b(?:EXP|RPT|UOW|LCK|RPL|DLQ|TRG|XQH|MD|MQI|EIP)-[0-9]{2}\b/g;
+
+// `text` in `node`, each rule ID that has a card in `rules` a button that opens it.
+function setRuleText(node, text, rules) {
+  const cards = rules || {};
+  const parts = [];
+  let at = 0;
+  for (const found of text.matchAll(RULE_ID)) {
+    const card = cards[found[0]];
+    if (!card) continue;
+    const button = el("button", "mq-rule", found[0]);
+    button.type = "button";
+    button.dataset.rule = found[0];
+    button.title = card.heading;
+    parts.push(text.slice(at, found.index), button);
+    at = found.index + found[0].length;
+  }
+  parts.push(text.slice(at));
+  node.replaceChildren(...parts);
+}
+
+// Clicking a rule button under `root` opens that rule's card after the button's line (`.mq-ruled`),
+// clicking it again or the card's × closes it. `root._rules` holds the cards the texts cite now.
+function ruleCards(root) {
+  root._rules = {};
+  root.addEventListener("click", (event) => {
+    const button = event.target.closest ? event.target.closest(".mq-rule") : null;
+    if (!button || !root.contains(button)) return;
+    const rule = button.dataset.rule;
+    const open = root.querySelector(".mq-rule-card");
+    if (open) open.remove();
+    const card = root._rules[rule];
+    if (!card || (open && open.dataset.rule === rule)) return;
+    const shown = el("div", "mq-rule-card");
+    shown.dataset.rule = rule;
+    const close = el("button", "mq-rule-close", "×");
+    close.type = "button";
+    close.title = "close";
+    close.addEventListener("click", () => shown.remove());
+    const body = el("div", "mq-rule-body");
+    body.innerHTML = card.html; // built by mqlearn.viz.rule_cards from the catalogue, escaped there
+    shown.append(close, el("div", "mq-rule-heading", card.heading), body);
+    (button.closest(".mq-ruled") || button).after(shown);
+  });
+}
+
+// New texts, new cards: an open card stays only while some text still cites its rule.
+function setRules(root, rules) {
+  root._rules = rules || {};
+  const open = root.querySelector(".mq-rule-card");
+  if (open && !root._rules[open.dataset.rule]) open.remove();
 }
 
 function seconds(ms) {
@@ -118,7 +176,7 @@ function frame(root) {
   const clock = el("span", "mq-qv-clock");
   const depth = el("span", "mq-qv-depth");
   head.append(where, clock, depth);
-  const narration = el("div", "mq-qv-narration");
+  const narration = el("div", "mq-qv-narration mq-ruled");
   const body = el("div", "mq-qv-body");
   const lanes = el("div", "mq-qv-lanes");
   const side = el("div", "mq-qv-side");
@@ -166,7 +224,8 @@ function render(root, scene, transition) {
   setText(f.where, `${scene.qmgr} · ${scene.queue} (${scene.msgdlvsq}) · profile ${scene.profile}`);
   setText(f.clock, (scene.live ? "now " : "replay at ") + seconds(scene.now_ms));
   setText(f.depth, `CURDEPTH ${scene.curdepth} · ${scene.expired} expired, not yet discarded`);
-  setText(f.narration, transition && transition.summary ? transition.summary : "");
+  setRules(root, transition && transition.rules);
+  setRuleText(f.narration, transition && transition.summary ? transition.summary : "", root._rules);
 
   const fifo = scene.msgdlvsq === "FIFO";
   const rows = new Map([...f.lanes.children].map((row) => [row.dataset.lane, row]));
@@ -315,7 +374,7 @@ function applyStep(root, step, ms) {
     default:
       say = "";
   }
-  if (narration && say) narration.textContent = say;
+  if (narration && say) setRuleText(narration, say, root._rules);
 }
 
 function stepDelay(transition, speed) {
@@ -380,7 +439,8 @@ function renderQueueView(model, root) {
     if (target < applied) {
       // a step back: the queue as it was before the walk, then the walk again up to `target`,
       // at once (only the step now last is news to the learner, and it was seen before)
-      render(root, transition.before, { summary: `${transition.summary} · step back` });
+      render(root, transition.before,
+        { summary: `${transition.summary} · step back`, rules: transition.rules });
       applied = 0;
       ms = 0;
     }
@@ -477,7 +537,26 @@ function renderTopology(root, scene) {
     row.appendChild(box);
   });
   root.appendChild(row);
-  if (scene.caption) root.appendChild(el("div", "mq-qv-narration", scene.caption));
+  if (scene.caption) {
+    const caption = el("div", "mq-qv-narration mq-ruled");
+    setRules(root, scene.rules);
+    setRuleText(caption, scene.caption, root._rules);
+    root.appendChild(caption);
+  }
+}
+
+function renderText(model, root) {
+  root.className = "mq-text";
+  const line = el("div", "mq-text-line mq-ruled");
+  root.appendChild(line);
+  const draw = () => {
+    setRules(root, model.get("rules"));
+    setRuleText(line, model.get("value"), root._rules);
+  };
+  model.on("change:value", draw);
+  model.on("change:rules", draw);
+  draw();
+  return () => {};
 }
 
 export default {
@@ -485,6 +564,8 @@ export default {
     const root = document.createElement("div");
     root.className = "mq-qv";
     host.appendChild(root);
+    ruleCards(root);
+    if (model.get("view") === "text") return renderText(model, root);
     if (model.get("view") === "topology") {
       const draw = () => renderTopology(root, model.get("state"));
       model.on("change:state", draw);
