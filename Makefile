@@ -15,8 +15,10 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test,dev,lab,teach]'
 	touch $(STAMP)
 
+# JupyterLab on the repository (so the course's links to docs/, such as each rule ID's entry in
+# docs/rules.md, open), starting on the course's first notebook. --allow-root: containers, this CI.
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks --allow-root  # root: containers, this CI
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=. notebooks/00_start_here.ipynb --allow-root
 
 # The queue workbench alone, as a web app without code (Voila). A pre-heated kernel has run the
 # notebook before the page is asked for, so the app paints at once (benchmarks/bench_browser.py).
