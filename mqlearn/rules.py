@@ -5,9 +5,10 @@ The catalogue itself is ``docs/rules.md``: one entry per rule, under a heading o
 check an ID and link to its entry without reading the file; ``tests/test_rule_catalogue.py`` checks
 that the two agree heading for heading.
 
-Links are relative to the repository's root (``docs/rules.md#<anchor>``), which is what GitHub
+Links are relative to the repository's root (``docs/rules.md#exp-22``), which is what GitHub
 resolves in the repository's own Markdown; a page one directory down (a notebook in ``notebooks/``)
-prefixes them with ``../``. The anchor is the one GitHub gives the heading (``github_anchor``).
+prefixes them with ``../``. The anchor is the explicit one above each heading (the ID in lower
+case), which GitHub and JupyterLab's Markdown preview both land on.
 
 This module is pure: it imports nothing from mqlearn and reads no file.
 """
@@ -15,7 +16,6 @@ This module is pure: it imports nothing from mqlearn and reads no file.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from types import MappingProxyType
 
@@ -105,25 +105,13 @@ def rule_heading(rule_id: str) -> str:
     return f"{_known(rule_id)} — {RULE_TITLES[rule_id]}"
 
 
-def github_anchor(heading: str) -> str:
-    """The anchor GitHub gives a Markdown heading whose text is ``heading`` (no inline markup):
-    lower-cased, every character dropped that is not a letter, digit, mark, space, hyphen or
-    underscore, then each space turned into a hyphen (so ``"EXP-22 — A b"`` → ``"exp-22--a-b"``)."""
-    kept = (
-        char
-        for char in heading.lower()
-        if char in " -_" or unicodedata.category(char)[0] in ("L", "N", "M")
-    )
-    return "".join(kept).replace(" ", "-")
-
-
 def rule_anchor(rule_id: str) -> str:
-    """``docs/rules.md#<anchor>``: the link to the rule's entry, relative to the repository's root.
+    """``docs/rules.md#exp-22``: the link to the rule's entry, relative to the repository's root.
 
     Raises ValueError naming the ID when it is malformed (not a family and two digits, such as
     ``"EXP-22"``; no lower case, no missing hyphen) or well-formed but not in the catalogue.
     """
-    return f"{RULES_DOC_URL}#{github_anchor(rule_heading(rule_id))}"
+    return f"{RULES_DOC_URL}#{_known(rule_id).lower()}"
 
 
 def _known(rule_id: str) -> str:

@@ -4,8 +4,8 @@
 2. Every entry is cited by at least one test (its name, docstring or a comment in it) and by at
    least one notebook cell (the cell's source). No rule is exempt: a rule nobody tests or shows
    is a rule the course only claims.
-3. ``RULE_IDS``/``RULE_TITLES`` are exactly the catalogue's headings, and ``rule_anchor`` links each
-   ID to the anchor GitHub gives its heading.
+3. ``RULE_IDS``/``RULE_TITLES`` are exactly the catalogue's headings, each heading has its own
+   anchor (``<a id="exp-22"></a>``) just above it, and ``rule_anchor`` links each ID to it.
 4. The catalogue is self-contained: it never points at material outside the repository.
 
 This file is the checker, not a citer: the scans skip it (it names rule IDs as test data).
@@ -24,7 +24,7 @@ import pytest
 from mqlearn import rules
 from mqlearn.checks.answers import Number
 from mqlearn.checks.exercise import Exercise, Feedback, Outcome, markdown_with_rule_links
-from mqlearn.rules import RULE_IDS, RULE_TITLES, github_anchor, rule_anchor
+from mqlearn.rules import RULE_IDS, RULE_TITLES, rule_anchor
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOGUE = ROOT / "docs" / "rules.md"
@@ -52,13 +52,9 @@ def catalogue_headings() -> list[tuple[str, str]]:
     return headings
 
 
-def document_anchors() -> set[str]:
-    """The anchors GitHub gives the headings of docs/rules.md (all levels, first occurrence)."""
-    return {
-        github_anchor(line.lstrip("#").strip())
-        for line in catalogue_text().splitlines()
-        if re.match(r"#{1,6} ", line)
-    }
+def document_anchors() -> list[str]:
+    """The explicit anchors (``<a id="…"></a>`` lines) of docs/rules.md, in order."""
+    return re.findall(r'^<a id="([^"]+)"></a>$', catalogue_text(), flags=re.MULTILINE)
 
 
 def scanned_files() -> Iterator[Path]:
@@ -182,35 +178,19 @@ def test_titles_are_plain_text_so_anchors_are_predictable() -> None:
     for rule, title in RULE_TITLES.items():
         assert not re.search(r"[*`\[\]<>\\\"]", title), f"{rule}: markup in the title {title!r}"
         assert not re.search(r"(^|\s)_|_(\s|$)", title), f"{rule}: emphasis underscore in {title!r}"
-    anchors = [github_anchor(rules.rule_heading(rule)) for rule in RULE_TITLES]
-    assert len(anchors) == len(set(anchors))
 
 
-@pytest.mark.parametrize(
-    ("heading", "anchor"),
-    [
-        (
-            "EXP-22 — FIFO queue: discard up to the first live message",
-            "exp-22--fifo-queue-discard-up-to-the-first-live-message",
-        ),
-        (
-            "MD-04 — MQCCSI_Q_MGR is replaced by the queue manager's CCSID",
-            "md-04--mqccsi_q_mgr-is-replaced-by-the-queue-managers-ccsid",
-        ),
-        (
-            "EIP-03 — .NET TimeToReachQueue and TimeToBeReceived",
-            "eip-03--net-timetoreachqueue-and-timetobereceived",
-        ),
-        (
-            "EXP-12 — Expiry is approximate; mqlearn rounds up",
-            "exp-12--expiry-is-approximate-mqlearn-rounds-up",
-        ),
-        ("Units of work, cursors and locks", "units-of-work-cursors-and-locks"),
-        ("Sources", "sources"),
-    ],
-)
-def test_github_anchor_matches_hand_written_expectations(heading: str, anchor: str) -> None:
-    assert github_anchor(heading) == anchor
+def test_every_rule_heading_has_its_own_anchor_just_above_it() -> None:
+    """The line two above each rule heading is ``<a id="<id in lower case>"></a>``, and the
+    catalogue has no other anchors: what links land on in GitHub and in JupyterLab alike."""
+    lines = catalogue_text().splitlines()
+    for number, line in enumerate(lines):
+        found = RULE_HEADING.match(line)
+        if found:
+            assert lines[number - 1] == "", f"docs/rules.md:{number + 1}: no blank line above"
+            expected = f'<a id="{found[1].lower()}"></a>'
+            assert lines[number - 2] == expected, f"docs/rules.md:{number - 1}: want {expected}"
+    assert document_anchors() == [rule.lower() for rule, _ in catalogue_headings()]
 
 
 def test_rule_anchor_round_trips_every_id_to_an_anchor_of_the_catalogue() -> None:
@@ -220,12 +200,9 @@ def test_rule_anchor_round_trips_every_id_to_an_anchor_of_the_catalogue() -> Non
         path, _, anchor = link.partition("#")
         assert path == rules.RULES_DOC_URL == "docs/rules.md"
         assert (ROOT / path).is_file()
-        assert anchor in anchors, f"{rule}: {link} has no heading in docs/rules.md"
-        assert anchor.startswith(rule.lower() + "--")
-    assert (
-        rule_anchor("EXP-22")
-        == "docs/rules.md#exp-22--fifo-queue-discard-up-to-the-first-live-message"
-    )
+        assert anchor in anchors, f"{rule}: {link} has no anchor in docs/rules.md"
+    assert rule_anchor("EXP-22") == "docs/rules.md#exp-22"
+    assert rule_anchor("MD-04") == "docs/rules.md#md-04"
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from mqlearn.rules import RULE_ID_PATTERN, RULE_IDS, rule_heading
 
 _CATALOGUE = files("mqlearn.viz").joinpath("static", "rules.md")
 _HEADING = re.compile(r"^### ((?:[A-Z]+)-[0-9]{2}) — ", re.MULTILINE)
+_ANCHOR = re.compile(r'<a id="[a-z]+-[0-9]{2}"></a>')  # the next rule's anchor, not a paragraph
 _SOURCE_ROW = re.compile(r"^\| (.+?) \| (https://\S+) \|$", re.MULTILINE)
 _QUOTED = re.compile(r'"([^"]+)"')
 _INLINE = re.compile(r"`([^`]+)`|\*\*(.+?)\*\*|\*(.+?)\*|\[([^\]]+)\]\(([^)\s]+)\)")
@@ -61,7 +62,7 @@ def _entries() -> dict[str, list[str]]:
         block = text[here.end() : after.start() if after else len(text)]
         block = block.split("\n## ", 1)[0]  # the last entry of a section ends at the next section
         paragraphs = [" ".join(p.split()) for p in block.split("\n\n")[1:]]
-        out[here.group(1)] = [p for p in paragraphs if p]
+        out[here.group(1)] = [p for p in paragraphs if p and not _ANCHOR.fullmatch(p)]
     return out
 
 

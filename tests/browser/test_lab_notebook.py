@@ -1,5 +1,6 @@
 """A course notebook in JupyterLab, in a real browser: Run All runs every cell, the ipywidgets
-render (no "Error displaying widget") and plotly draws its figures."""
+render (no "Error displaying widget") and plotly draws its figures; and an exercise's rule link
+lands on the rule's entry in the catalogue."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from playwright.sync_api import Page
 from tests.browser import servers
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+DOCS = NOTEBOOKS.parent / "docs"
 
 # Done: something ran and nothing is queued or running ("[*]:"). A cell that raises makes
 # JupyterLab drop the rest of the queue, so this also becomes true after a failure.
@@ -74,3 +76,34 @@ def test_notebook_03_fifo_vs_priority_runs_in_jupyterlab(
     page: Page, page_errors: list[str], tmp_path: Path, artifacts: Path
 ) -> None:
     _open_and_run(page, page_errors, NOTEBOOKS / "03_fifo_vs_priority.ipynb", tmp_path, artifacts)
+
+
+def test_an_exercise_rule_link_opens_the_catalogue_at_the_rule(
+    page: Page, page_errors: list[str], tmp_path: Path, artifacts: Path
+) -> None:
+    """Feedback on a wrong answer cites EXP-22 as a link; in JupyterLab serving the repository
+    (as ``make lab`` does) the link opens docs/rules.md's preview scrolled to EXP-22's entry."""
+    root = tmp_path / "repo"
+    (root / "docs").mkdir(parents=True)
+    (root / "docs" / "rules.md").write_text((DOCS / "rules.md").read_text(encoding="utf-8"))
+    (root / "notebooks").mkdir()
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("from mqlearn.checks import nb03\nnb03.q1.grade(set())")]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(nb, root / "notebooks" / "feedback.ipynb")
+    with servers.jupyterlab(root, tmp_path / "lab-state", tmp_path / "lab.log") as url:
+        page.goto(f"{url}/lab/tree/notebooks/feedback.ipynb")
+        _run_all_cells(page)
+        link = page.locator(".jp-OutputArea-output a", has_text="EXP-22")
+        link.click()
+        heading = page.locator(".jp-MarkdownViewer h3", has_text="EXP-22 — FIFO queue")
+        heading.wait_for()
+        page.wait_for_function(  # scrolled to the entry: its heading near the top of the preview
+            """() => { const h = [...document.querySelectorAll('.jp-MarkdownViewer h3')]
+                   .find((n) => n.textContent.startsWith('EXP-22'));
+                 const box = document.querySelector('.jp-MarkdownViewer').getBoundingClientRect();
+                 const top = h.getBoundingClientRect().top - box.top;
+                 return top >= 0 && top < 120; }"""
+        )
+        page.screenshot(path=artifacts / "lab_rule_link.png")
+        assert not page_errors, f"JavaScript errors in the page: {page_errors}"

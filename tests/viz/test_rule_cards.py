@@ -82,6 +82,7 @@ def test_every_rule_has_a_card_made_of_safe_markup_only() -> None:
             if tag == "a":
                 assert str(attrs["href"]).startswith("https://"), (rule, attrs)
         assert "Sources:" in "".join(card.text), rule
+        assert "<a id=" not in "".join(card.text), rule  # the next entry's anchor is not text
 
 
 def test_a_card_is_only_for_a_defined_rule() -> None:
