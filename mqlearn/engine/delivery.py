@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqlearn.engine.descriptor import IDENTITY_FIELDS, V2_FIELDS, message_fields
-from mqlearn.engine.message import GOT_IN_UOW, NEVER, Message, deadline_of, remaining_tenths
+from mqlearn.engine.message import GOT_IN_UOW, Message
+from mqlearn.engine.rule_formulas import NEVER, deadline_of, queued_priority, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.binary import byte_order
 from mqlearn.mqi.errors import MQMIError, reason_name
@@ -281,7 +282,7 @@ def send_expiration_report(
         ),
     }
     ctx = context({name: fields[name] for name in IDENTITY_FIELDS})
-    deadline = qm.sim.now + PASSED_EXPIRY_TENTHS * 100 if passing else NEVER
+    deadline = deadline_of(PASSED_EXPIRY_TENTHS, qm.sim.now) if passing else NEVER
     return send(qm, fields["ReplyToQMgr"], fields["ReplyToQ"], body, report_fields, ctx, deadline)
 
 
@@ -294,7 +295,11 @@ def maybe_trigger(qm: QueueManager, local: QLocal, message: Message, in_uow: boo
     becomes available when the unit of work ends, committed or backed out (rule TRG-03).
     """
     kind = local.trigtype
-    if not local.initq or kind == "NONE" or min(message.priority, qm.maxprty) < local.trigmpri:
+    if (
+        not local.initq
+        or kind == "NONE"
+        or queued_priority(message.priority, qm.maxprty) < local.trigmpri
+    ):
         return
     if local.trigmpri == 0:
         count = local.store.depth  # expired, undiscarded messages count (TRG-02)
@@ -302,7 +307,7 @@ def maybe_trigger(qm: QueueManager, local: QLocal, message: Message, in_uow: boo
         count = sum(
             1
             for m in local.store.messages()
-            if m.state != GOT_IN_UOW and min(m.priority, qm.maxprty) >= local.trigmpri
+            if m.state != GOT_IN_UOW and queued_priority(m.priority, qm.maxprty) >= local.trigmpri
         )
     if kind == "FIRST" and count != 1:
         return

@@ -18,8 +18,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from mqlearn.engine import delivery
-from mqlearn.engine.message import deadline_of
 from mqlearn.engine.objects import _choice, _int, capexpry_value, check_name
+from mqlearn.engine.rule_formulas import NOLIMIT, capped_expiry, deadline_of, put_priority
 from mqlearn.engine.validate import (
     REPORTS_REQUESTED,
     check_pmo,
@@ -391,11 +391,10 @@ class PubSub:
         if persistence == C.MQPER_PERSISTENCE_AS_TOPIC_DEF:
             persistence = C.MQPER_PERSISTENT if attrs.defpsist == "YES" else C.MQPER_NOT_PERSISTENT
         mode = attrs.pmsgdlv if persistence == C.MQPER_PERSISTENT else attrs.npmsgdlv
-        expiry = md.Expiry
-        cap = attrs.capexpry
-        if cap is not None and (expiry == C.MQEI_UNLIMITED or expiry > cap):
-            expiry = cap  # rule EXP-06 on the topic; the queue's own cap applies at the put
-        priority = md.Priority if md.Priority >= 0 else attrs.defprty
+        # rule EXP-06 on the topic; the queue's own cap applies at the put
+        cap = NOLIMIT if attrs.capexpry is None else attrs.capexpry
+        expiry = capped_expiry(md.Expiry, cap)
+        priority = put_priority(md.Priority, attrs.defprty)  # rule MD-02
         pending: Counter[str] = Counter()
         copies = []
         for subscription in self.matching_subscriptions(topic):

@@ -27,14 +27,25 @@ from mqlearn.engine.events import Event, events_frame
 from mqlearn.engine.message import (
     AVAILABLE,
     GOT_IN_UOW,
-    NEVER,
     REMOVED,
     UNCOMMITTED_PUT,
     Message,
-    remaining_tenths,
 )
 from mqlearn.engine.objects import QLocal, QRemote, QueueDefinition, check_name
 from mqlearn.engine.pubsub import PubSub
+from mqlearn.engine.rule_formulas import (
+    NEVER,
+    capped_deadline,
+    capped_expiry,
+    deadline_of,
+    exceeds_maxprty,
+    is_expired,
+    put_priority,
+    remaining_tenths,
+)
+from mqlearn.engine.rule_formulas import (
+    lane as ordering_lane,
+)
 from mqlearn.engine.simulation import Scheduled, Simulation
 from mqlearn.engine.validate import (
     SIMPLE_MD,
@@ -307,12 +318,9 @@ class QueueManager(PubSub, Definitions):
             raise
 
         now = self.sim.now
-        cap = route.cap
-        if cap is not None and (expiry == -1 or expiry > cap):
-            expiry = cap  # rule EXP-06: Expiry itself is input-only, md keeps the application's
-        if priority == -1:
-            priority = route.defprty
-        warning = _PRIORITY_EXCEEDS_MAXIMUM if priority > self.maxprty else 0
+        expiry = capped_expiry(expiry, route.cap)  # EXP-06: md keeps the application's Expiry
+        priority = put_priority(priority, route.defprty)  # MD-02
+        warning = _PRIORITY_EXCEEDS_MAXIMUM if exceeds_maxprty(priority, self.maxprty) else 0
         persistence = md.Persistence
         if persistence == _PERSISTENCE_AS_Q_DEF:
             persistence = route.persistence
@@ -356,7 +364,7 @@ class QueueManager(PubSub, Definitions):
         else:
             shared = self._shared[persistence]
 
-        deadline = NEVER if expiry == -1 else now + expiry * 100
+        deadline = deadline_of(expiry, now)
         xdeadline = None
         if route.remote is not None:  # rule XQH-01
             data, extra, shared, xdeadline = delivery.wrap_for_transmission(
@@ -403,10 +411,8 @@ class QueueManager(PubSub, Definitions):
         self.put(name, data, md, pmo)
 
     def _lane(self, local: QLocal, priority: int) -> int:
-        """The priority a message is ordered at: DEFPRTY on FIFO queues, capped at MAXPRTY."""
-        if local.msgdlvsq == "FIFO":
-            return local.defprty
-        return priority if priority <= self.maxprty else self.maxprty
+        """The priority a message is ordered at on ``local`` (rule MD-02)."""
+        return ordering_lane(priority, self.maxprty, local.msgdlvsq == "FIFO", local.defprty)
 
     def _put_context(self, md: MD, options: int) -> dict[str, Any]:
         """Context of an application put with MQPMO_NO_CONTEXT / SET_IDENTITY / SET_ALL."""
@@ -467,14 +473,11 @@ class QueueManager(PubSub, Definitions):
         if fields.get("CodedCharSetId", _CCSI_Q_MGR) in (_CCSI_Q_MGR, _CCSI_INHERIT):
             extra = extra or {}
             extra["CodedCharSetId"] = self.ccsid
-        priority = fields.get("Priority", -1)
-        if priority == -1:
-            priority = route.defprty
+        priority = put_priority(fields.get("Priority", -1), route.defprty)
         correlid = fields.get("CorrelId", C.MQCI_NONE)
         msgid = msgid or self.new_msgid()
         now = self.sim.now
-        if route.cap is not None:
-            deadline = min(deadline, now + route.cap * 100)
+        deadline = capped_deadline(deadline, route.cap, now)
         if route.remote is not None:
             expiry = remaining_tenths(deadline, now)
             data, extra, ctx, xdeadline = delivery.wrap_for_transmission(
@@ -671,7 +674,7 @@ class QueueManager(PubSub, Definitions):
         message = handle.cursor_message
         if message is None or message.state != AVAILABLE:
             raise fail(C.MQRC_NO_MSG_UNDER_CURSOR, "no message under the browse cursor")
-        if message.deadline <= self.sim.now:  # rule LCK-01
+        if is_expired(message.deadline, self.sim.now):  # rule LCK-01
             self.discard(local, message, "cursor")
             raise fail(
                 C.MQRC_NO_MSG_UNDER_CURSOR, "the message under the cursor expired and was discarded"

@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mqlearn.engine.message import NEVER as NEVER  # deadline of an unlimited Expiry
+from mqlearn.engine import rule_formulas
+from mqlearn.engine.rule_formulas import NEVER as NEVER  # deadline of an unlimited Expiry
 from mqlearn.engine.store import LANES as LANES  # priorities 0..9
 from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline.schema import OPS
@@ -46,6 +47,8 @@ Q_FULL = C.MQRC_Q_FULL
 NO_MSG = C.MQRC_NO_MSG_AVAILABLE
 # slots of the per-partition counters
 DEPTH, EXPIRED, DISCARDED = 0, 1, 2
+# the engine's rule EXP-20 (now >= deadline), compiled: every walk and pointer here stops by it
+_is_expired = njit(cache=True)(rule_formulas.is_expired)
 
 
 @njit(cache=True)
@@ -53,7 +56,7 @@ def _count_expired(ptr, end, now, dl_order, deadline, state, counters):  # pragm
     """Move the expired-count pointer to ``now``; returns the new pointer."""
     while ptr < end:
         q = dl_order[ptr]
-        if deadline[q] > now:
+        if not _is_expired(deadline[q], now):
             break
         if state[q] == PRESENT:
             counters[EXPIRED] += 1
@@ -116,7 +119,7 @@ def _walk(
             if s == FUTURE:
                 break
             if s == PRESENT:
-                if deadline[p] > now:
+                if not _is_expired(deadline[p], now):
                     return p
                 _discard(
                     p, kind, row, now, lane_of, state, cnt, counters, end_kind, end_row, end_ms
@@ -164,7 +167,7 @@ def _walk_index(
             continue
         if correl_filter >= 0 and correl[p] != correl_filter:
             continue
-        if deadline[p] > now:
+        if not _is_expired(deadline[p], now):
             return p
         _discard(p, kind, row, now, lane_of, state, cnt, counters, end_kind, end_row, end_ms)
     return -1
@@ -289,7 +292,7 @@ def replay_rows(
                 if (
                     every > 0
                     and scan_ptr < m1
-                    and deadline[dl_order[scan_ptr]] <= t // every * every
+                    and _is_expired(deadline[dl_order[scan_ptr]], t // every * every)
                 ):
                     scan_ptr, exp_ptr, n_scans = _scan_until(
                         t,
@@ -310,7 +313,7 @@ def replay_rows(
                         end_row,
                         end_ms,
                     )
-                if exp_ptr < m1 and deadline[dl_order[exp_ptr]] <= t:
+                if exp_ptr < m1 and _is_expired(deadline[dl_order[exp_ptr]], t):
                     exp_ptr = _count_expired(exp_ptr, m1, t, dl_order, deadline, state, counters)
                 now = t
             o = op[i]
