@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal, NamedTuple
 
-from mqlearn.engine import delivery
+from mqlearn.engine import transmission
 from mqlearn.engine.channel import Channel
 from mqlearn.engine.descriptor import carried_fields
 from mqlearn.engine.handle import Queue
@@ -199,7 +199,7 @@ class JmsProducer:
 
 # -- EIP-03: .NET / MSMQ TimeToReachQueue and TimeToBeReceived ------------------------------------
 def msmq_send(
-    channel: Channel,
+    channel: Channel[QueueManager],
     queue: str,
     data: bytes,
     *,
@@ -249,7 +249,7 @@ def msmq_send(
         extra["CodedCharSetId"] = qm.ccsid  # rule MD-04
     ctx = {**qm.application_context(), "Persistence": persistence}
     target = QRemote(queue, rname=queue, rqmname=channel.target.name)
-    wrapped, outer, outer_ctx, _ = delivery.wrap_for_transmission(
+    wrapped, outer, outer_ctx, _ = transmission.wrap_for_transmission(
         qm,
         target,
         data,

@@ -18,7 +18,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from mqlearn.engine import delivery
+from mqlearn.engine import transmission
 from mqlearn.engine.message import GOT_IN_UOW, NEVER, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.viz.gui import _bundle, _Guarded
@@ -50,15 +50,15 @@ def _xqh_chip(qm: QueueManager, m: Message, state: str) -> dict[str, Any]:
         c["embedded_expiry"] = remaining_tenths(m.xdeadline, now)
     elif (
         m.field("Format", C.MQFMT_NONE) == C.MQFMT_XMIT_Q_HEADER
-        and len(m.data) >= delivery.XQH_EXPIRY_END
+        and len(m.data) >= transmission.XQH_EXPIRY_END
     ):  # a hand-built MQXQH whose embedded Expiry is not a valid lifetime: shown as it is
         encoding = m.field("Encoding", C.MQENC_NATIVE)
-        c["embedded_expiry"] = delivery.embedded_expiry(m.data, encoding)
+        c["embedded_expiry"] = transmission.embedded_expiry(m.data, encoding)
     return c
 
 
 def topology_scene(
-    qms: Sequence[QueueManager], channels: Sequence[Channel], scale_tenths: int
+    qms: Sequence[QueueManager], channels: Sequence[Channel[QueueManager]], scale_tenths: int
 ) -> dict[str, Any]:
     """Every local queue of every queue manager as chips, every channel with its messages in
     flight (``progress``: share of the latency gone by). ``scale_tenths`` is the bars' full width."""
@@ -137,7 +137,9 @@ class Topology(_Guarded):
     countdown never rescales while it is watched.
     """
 
-    def __init__(self, qms: Sequence[QueueManager], channels: Sequence[Channel]) -> None:
+    def __init__(
+        self, qms: Sequence[QueueManager], channels: Sequence[Channel[QueueManager]]
+    ) -> None:
         super().__init__()
         if not qms:
             raise ValueError("a topology needs at least one queue manager")
@@ -177,7 +179,7 @@ class Topology(_Guarded):
         self.qms[0].sim.advance(ms=ms)
         self.refresh(f"Clock +{ms / 1000:g} s")
 
-    def _toggle(self, ch: Channel) -> None:
+    def _toggle(self, ch: Channel[QueueManager]) -> None:
         if ch.running:
             ch.stop()
             self.refresh(f"{ch.name} stopped: messages wait, and may expire, on {ch.xmitq.name}")
