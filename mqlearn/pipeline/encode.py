@@ -60,31 +60,34 @@ class Encoded:
     msg_index: np.ndarray  # messages by (partition, MsgId number, position)
     correl_index: np.ndarray  # messages by (partition, CorrelId number, position)
 
-    def kernel_args(self, cursors: np.ndarray) -> tuple[object, ...]:
-        """The arguments of kernel.replay_rows, in its order (``cursors``: one per handle code)."""
+    def kernel_args(
+        self, cursors: np.ndarray
+    ) -> tuple[K.Partitions, K.Rows, K.MessageInputs, np.ndarray]:
+        """The arguments of kernel.replay_rows (``cursors``: one per handle code)."""
         return (
-            self.row_lo,
-            self.msg_lo,
-            self.lane_start,
-            self.maxdepth,
-            self.interval,
-            self.until,
-            self.op,
-            self.time,
-            self.handles.code,
+            K.Partitions(
+                self.row_lo, self.msg_lo, self.lane_start, self.maxdepth, self.interval, self.until
+            ),
+            K.Rows(
+                self.op,
+                self.time,
+                self.handles.code,
+                self.put_pos,
+                self.put_reason,
+                self.match_kind,
+                self.rlo,
+                self.rhi,
+                self.rcorrel,
+            ),
+            K.MessageInputs(
+                self.deadline,
+                self.lane,
+                self.correl,
+                self.dl_order,
+                self.msg_index,
+                self.correl_index,
+            ),
             cursors,
-            self.put_pos,
-            self.put_reason,
-            self.match_kind,
-            self.rlo,
-            self.rhi,
-            self.rcorrel,
-            self.deadline,
-            self.lane,
-            self.correl,
-            self.dl_order,
-            self.msg_index,
-            self.correl_index,
         )
 
 
