@@ -199,7 +199,7 @@ class JmsProducer:
 
 # -- EIP-03: .NET / MSMQ TimeToReachQueue and TimeToBeReceived ------------------------------------
 def msmq_send(
-    channel: Channel[QueueManager],
+    channel: Channel,
     queue: str,
     data: bytes,
     *,

@@ -90,9 +90,7 @@ q1 = Exercise(
 )
 
 
-def _linked(
-    latency_ms: int, running: bool
-) -> tuple[mq.QueueManager, mq.QueueManager, mq.Channel[mq.QueueManager]]:
+def _linked(latency_ms: int, running: bool) -> tuple[mq.QueueManager, mq.QueueManager, mq.Channel]:
     """QM1 and QM2 on one clock, a channel QM1 -> QM2, two remote queues defined on QM1."""
     sim = mq.Simulation()
     qm1 = mq.QueueManager("QM1", sim=sim)

@@ -9,7 +9,7 @@ on the transmission queue and in transit is subtracted from its Expiry (rule EXP
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from mqlearn.engine.descriptor import CONTEXT_FIELDS
 from mqlearn.engine.generated import dead_letter
@@ -30,16 +30,13 @@ class InFlight:
     arrives_ms: int
 
 
-QM = TypeVar("QM", bound=QueueManagerPort)  # QueueManager, as the engine builds them
-
-
-class Channel(Generic[QM]):
+class Channel:
     """``Channel(qm1, qm2, xmitq="QM2", latency_ms=200)``: moves messages qm1 → qm2 while running."""
 
     def __init__(
         self,
-        source: QM,
-        target: QM,
+        source: QueueManagerPort,
+        target: QueueManagerPort,
         *,
         xmitq: str,
         latency_ms: int = 0,

@@ -29,6 +29,7 @@ from mqlearn.viz.scene import chip
 if TYPE_CHECKING:
     from mqlearn.engine.channel import Channel
     from mqlearn.engine.message import Message
+    from mqlearn.engine.ports import QueueManagerPort
     from mqlearn.engine.qmgr import QueueManager
 
 MIN_SCALE_TENTHS = 10
@@ -42,7 +43,7 @@ def carry_labels(qms: Sequence[QueueManager]) -> None:
         senders[qm.name].carry(qm.events, senders)
 
 
-def _xqh_chip(qm: QueueManager, m: Message, state: str) -> dict[str, Any]:
+def _xqh_chip(qm: QueueManagerPort, m: Message, state: str) -> dict[str, Any]:
     now = qm.sim.now
     deadline = None if m.deadline == NEVER else m.deadline
     c = chip(m.seq, labels_for(qm).remember(m), m.lane, m.priority, deadline, now, state)
@@ -58,7 +59,7 @@ def _xqh_chip(qm: QueueManager, m: Message, state: str) -> dict[str, Any]:
 
 
 def topology_scene(
-    qms: Sequence[QueueManager], channels: Sequence[Channel[QueueManager]], scale_tenths: int
+    qms: Sequence[QueueManager], channels: Sequence[Channel], scale_tenths: int
 ) -> dict[str, Any]:
     """Every local queue of every queue manager as chips, every channel with its messages in
     flight (``progress``: share of the latency gone by). ``scale_tenths`` is the bars' full width."""
@@ -137,9 +138,7 @@ class Topology(_Guarded):
     countdown never rescales while it is watched.
     """
 
-    def __init__(
-        self, qms: Sequence[QueueManager], channels: Sequence[Channel[QueueManager]]
-    ) -> None:
+    def __init__(self, qms: Sequence[QueueManager], channels: Sequence[Channel]) -> None:
         super().__init__()
         if not qms:
             raise ValueError("a topology needs at least one queue manager")
@@ -179,7 +178,7 @@ class Topology(_Guarded):
         self.qms[0].sim.advance(ms=ms)
         self.refresh(f"Clock +{ms / 1000:g} s")
 
-    def _toggle(self, ch: Channel[QueueManager]) -> None:
+    def _toggle(self, ch: Channel) -> None:
         if ch.running:
             ch.stop()
             self.refresh(f"{ch.name} stopped: messages wait, and may expire, on {ch.xmitq.name}")
