@@ -18,14 +18,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal, NamedTuple
 
-from mqlearn.engine import delivery
+from mqlearn.engine import transmission
 from mqlearn.engine.channel import Channel
 from mqlearn.engine.descriptor import carried_fields
 from mqlearn.engine.handle import Queue
-from mqlearn.engine.message import NEVER, remaining_tenths
 from mqlearn.engine.objects import QRemote
 from mqlearn.engine.qmgr import QueueManager
 from mqlearn.engine.reply import reply_md, report_expired
+from mqlearn.engine.rule_formulas import NEVER, deadline_of, is_expired, remaining_tenths
 from mqlearn.engine.simulation import Scheduled, Simulation
 from mqlearn.engine.validate import check_put_md, message_bytes
 from mqlearn.mqi import cmqc as C
@@ -249,7 +249,7 @@ def msmq_send(
         extra["CodedCharSetId"] = qm.ccsid  # rule MD-04
     ctx = {**qm.application_context(), "Persistence": persistence}
     target = QRemote(queue, rname=queue, rqmname=channel.target.name)
-    wrapped, outer, outer_ctx, _ = delivery.wrap_for_transmission(
+    wrapped, outer, outer_ctx, _ = transmission.wrap_for_transmission(
         qm,
         target,
         data,
@@ -293,12 +293,12 @@ class Received:
     @property
     def deadline_ms(self) -> int | None:
         """Virtual time at which the held message expires, None if never."""
-        expiry = self.md.Expiry
-        return None if expiry == C.MQEI_UNLIMITED else self.got_ms + expiry * MS_PER_TENTH
+        deadline = deadline_of(self.md.Expiry, self.got_ms)
+        return None if deadline == NEVER else deadline
 
     def expired(self, now_ms: int) -> bool:
         deadline = self.deadline_ms
-        return deadline is not None and now_ms >= deadline
+        return deadline is not None and is_expired(deadline, now_ms)
 
     def remaining_tenths(self, now_ms: int) -> int:
         """The Expiry left at ``now_ms`` (rounded up; 0 once expired; -1 unlimited)."""

@@ -61,3 +61,47 @@ def test_the_check_catches_an_upward_import(tmp_path: Path) -> None:
     module = tmp_path / "bad.py"
     module.write_text("def f():\n    from mqlearn.interop.mqsc import run\n")
     assert imported_layers(module) == {"interop"}
+
+
+# The parts around the queue manager see it through engine.ports.QueueManagerPort only (docs/engine.md,
+# "How the engine is laid out"): none of them imports engine.qmgr, not even for type checking.
+PORT_USERS = ("mqget", "generated", "transmission", "pubsub", "channel", "ports")
+
+
+def imported_modules(path: Path) -> set[str]:
+    """Every mqlearn module a module imports, by its dotted name."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in found if name.startswith("mqlearn.")}
+
+
+@pytest.mark.parametrize("name", PORT_USERS)
+def test_the_parts_around_the_queue_manager_do_not_import_it(name: str) -> None:
+    imported = imported_modules(PACKAGE / "engine" / f"{name}.py")
+    assert "mqlearn.engine.qmgr" not in imported
+
+
+def test_the_port_check_catches_a_type_checking_import(tmp_path: Path) -> None:
+    module = tmp_path / "bad.py"
+    module.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from mqlearn.engine.qmgr import QueueManager\n"
+    )
+    assert "mqlearn.engine.qmgr" in imported_modules(module)
+
+
+def test_the_queue_manager_is_a_port() -> None:
+    """QueueManager has every member of the port (mypy checks the types where it is passed)."""
+    from mqlearn.engine.ports import QueueManagerPort
+    from mqlearn.engine.qmgr import QueueManager
+
+    qm = QueueManager("QM1", record_events=False)
+    missing = [
+        name for name in dir(QueueManagerPort) if not name.startswith("_") and not hasattr(qm, name)
+    ]
+    assert not missing

@@ -22,8 +22,8 @@ from tests.engine.helpers_part2 import (
     get,
     get_reason,
     linked_qmgrs,
-    new_qm,
     put,
+    qm_with_queues,
     unpack_dlh,
 )
 
@@ -59,7 +59,7 @@ def test_eip01_absolute_expiry_not_later_than_now_leaves_nothing() -> None:
 
 
 def test_eip01_put_until_turns_the_deadline_into_a_relative_expiry() -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.sim.advance(seconds=1)
     md = p.put_until(qm, APP_Q, b"quote", expires_at_ms=4_000)
     assert md is not None and md.Expiry == 30
@@ -70,7 +70,7 @@ def test_eip01_put_until_turns_the_deadline_into_a_relative_expiry() -> None:
 
 
 def test_eip01_deadline_before_the_send_time_expires_at_once_with_its_report() -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.sim.advance(seconds=5)
     md = mq.MD(Report=C.MQRO_EXPIRATION, ReplyToQ=REPLY_Q)
     assert p.put_until(qm, APP_Q, b"stale", expires_at_ms=5_000, md=md) is None
@@ -122,7 +122,7 @@ def test_eip02_bad_values_are_refused() -> None:
 
 
 def test_eip02_producer_ttl_and_per_send_ttl_set_expiry_and_jmsexpiration() -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.sim.advance(seconds=10)
     producer = p.JmsProducer(qm, APP_Q, time_to_live=2_500)
     first = producer.send(b"a")
@@ -141,7 +141,7 @@ def test_eip02_a_ttl_too_long_for_mqmd_expiry_is_put_unlimited_with_jms_expirati
     """IBM's "Mapping JMS header fields at send() or publish()": a time-to-live of 214 748 364.7 s
     or more does not fit in MQMD.Expiry; the client puts MQEI_UNLIMITED and carries the real
     expiration time in the MQRFH2 (jms.Exp), which mqlearn keeps as JmsMessage.jms_expiration."""
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.sim.advance(seconds=10)
     eight_years = 250_000_000_000  # ms
     sent = p.JmsProducer(qm, APP_Q).send(b"long", time_to_live=eight_years)
@@ -154,7 +154,7 @@ def test_eip02_a_ttl_too_long_for_mqmd_expiry_is_put_unlimited_with_jms_expirati
 def test_eip02_jms_expiration_is_an_absolute_time_not_the_ttl_that_remains() -> None:
     """JMSExpiration (jms.Exp) stays send time + TTL however long the message waits, while the
     Expiry an MQI get returns is the lifetime left (EXP-11)."""
-    qm = new_qm()
+    qm = qm_with_queues()
     sent = p.JmsProducer(qm, APP_Q, time_to_live=60_000).send(b"quote")
     qm.sim.advance(seconds=20)
     _, md = get(qm, APP_Q)
@@ -228,7 +228,7 @@ def test_eip03_no_lifetimes_means_unlimited() -> None:
 
 
 def test_eip04_ibm_mq_discards_expired_messages_by_default() -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     assert qm.expired_action == "discard"
     put(qm, APP_Q, Expiry=10)
     qm.sim.advance(seconds=2)
@@ -237,7 +237,7 @@ def test_eip04_ibm_mq_discards_expired_messages_by_default() -> None:
 
 
 def test_eip04_dead_letter_option_moves_expired_messages_to_the_dlq() -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.expired_action = "dead-letter"
     sent = put(qm, APP_Q, b"late", Expiry=10, Report=C.MQRO_EXPIRATION, ReplyToQ=REPLY_Q)
     qm.sim.advance(seconds=2)
@@ -255,12 +255,12 @@ def test_eip04_dead_letter_option_moves_expired_messages_to_the_dlq() -> None:
 
 def test_eip04_dead_letter_option_falls_back_to_discard() -> None:
     """Without a dead-letter queue, and for messages expiring on the DLQ itself: discarded."""
-    qm = new_qm(deadq=None)
+    qm = qm_with_queues(deadq=None)
     qm.expired_action = "dead-letter"
     put(qm, APP_Q, Expiry=10)
     qm.sim.advance(seconds=2)
     assert get_reason(qm, APP_Q) == C.MQRC_NO_MSG_AVAILABLE
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.expired_action = "dead-letter"
     put(qm, DEAD_Q, Expiry=10)
     qm.sim.advance(seconds=2)
@@ -270,7 +270,7 @@ def test_eip04_dead_letter_option_falls_back_to_discard() -> None:
 
 
 def invalid_channel_setup() -> tuple[mq.QueueManager, p.InvalidMessageChannel]:
-    qm = new_qm(queues=(APP_Q, REPLY_Q, INVALID_Q))
+    qm = qm_with_queues(queues=(APP_Q, REPLY_Q, INVALID_Q))
     return qm, p.InvalidMessageChannel(qm, INVALID_Q)
 
 
@@ -308,7 +308,7 @@ def request_reply_setup(
     *, service_ms: int = 0, **replier_kwargs: Any
 ) -> tuple[mq.QueueManager, p.Requester, p.Replier]:
     """QM1 with SERVICE.IN served by a running Replier, and a Requester (2 s timeout, 5 s expiry)."""
-    qm = new_qm(queues=("SERVICE.IN", REPLY_Q, INVALID_Q))
+    qm = qm_with_queues(queues=("SERVICE.IN", REPLY_Q, INVALID_Q))
     replier = p.Replier(
         qm,
         "SERVICE.IN",

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from mqlearn.engine import Queue, QueueManager
 from mqlearn.engine.events import Event
+from mqlearn.engine.rule_formulas import is_expired
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.structs import GMO, MD, PMO
@@ -163,7 +164,7 @@ class Letters:
         return tuple(
             names.message((qm.name, m.seq), m.msgid)
             for m in qm.local(queue).store.messages()
-            if not expired or m.deadline <= now
+            if not expired or is_expired(m.deadline, now)
         )
 
     def story(self, *qms: QueueManager) -> str:

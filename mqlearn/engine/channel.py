@@ -11,11 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from mqlearn.engine import delivery
 from mqlearn.engine.descriptor import CONTEXT_FIELDS
+from mqlearn.engine.generated import dead_letter
 from mqlearn.engine.message import Message
 from mqlearn.engine.objects import QLocal
-from mqlearn.engine.qmgr import QueueManager
+from mqlearn.engine.ports import QueueManagerPort
+from mqlearn.engine.transmission import original
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, reason_name
 
@@ -34,8 +35,8 @@ class Channel:
 
     def __init__(
         self,
-        source: QueueManager,
-        target: QueueManager,
+        source: QueueManagerPort,
+        target: QueueManagerPort,
         *,
         xmitq: str,
         latency_ms: int = 0,
@@ -101,7 +102,7 @@ class Channel:
         source, target, queue = self.source, self.target, self.xmitq
         message = flight.message
         self.in_flight.remove(flight)
-        fields, data, deadline, header = delivery.original(source, message)
+        fields, data, deadline, header = original(source, message)
         ctx = {name: fields[name] for name in CONTEXT_FIELDS}
         if header is None:  # not an MQXQH message: nowhere to deliver it
             self._undeliverable(message, fields, data, ctx, deadline, C.MQRC_FORMAT_ERROR, "", "")
@@ -144,7 +145,7 @@ class Channel:
             target.log(
                 dest_q, "discard", message, self.name, reason, "undeliverable: MQRO_DISCARD_MSG"
             )
-        elif delivery.dead_letter(
+        elif dead_letter(
             target, data, fields, ctx, deadline, reason, dest_q, dest_qmgr or target.name
         ):
             queue.store.remove(message)

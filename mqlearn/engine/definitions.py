@@ -13,6 +13,7 @@ from typing import Any
 
 from mqlearn.engine.message import GOT_IN_UOW, UNCOMMITTED_PUT
 from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition
+from mqlearn.engine.rule_formulas import NOLIMIT, path_cap
 from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
 
@@ -35,8 +36,8 @@ class Route:
         self.path = path
         self.local = local
         self.remote = remote
-        caps = [d.capexpry for d in path if d.capexpry is not None]
-        self.cap = min(caps) if caps else None
+        # rule EXP-06: the smallest CAPEXPRY on the path, NOLIMIT (-1) when none has one
+        self.cap: int = path_cap(NOLIMIT if d.capexpry is None else d.capexpry for d in path)
         self.defprty = path[0].defprty  # the first definition on the path decides (MD-02)
         self.persistence = path[0].default_persistence
         self.inhibited = next((d.name for d in path if d.put == "DISABLED"), None)

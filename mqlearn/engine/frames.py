@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.engine.message import NEVER, STATE_NAMES, remaining_tenths
+from mqlearn.engine.message import STATE_NAMES
+from mqlearn.engine.rule_formulas import NEVER, is_expired, remaining_tenths
 from mqlearn.mqi import cmqc as C
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def queue_rows(qm: QueueManager, local: QLocal) -> list[dict[str, Any]]:
                 "put_ms": m.put_ms,
                 "deadline_ms": None if m.deadline == NEVER else m.deadline,
                 "expiry": remaining_tenths(m.deadline, now),
-                "expired": m.deadline <= now,
+                "expired": is_expired(m.deadline, now),
                 "state": state,
                 "backout_count": m.backouts,
                 "length": len(m.data),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mqlearn.engine import open_options
+from mqlearn.engine import mqget, open_options
 from mqlearn.engine.message import Message
 from mqlearn.engine.opened import Opened
 from mqlearn.engine.validate import fail
@@ -59,7 +59,7 @@ class Queue(Opened):
                 )
             options = gmo.Options if gmo is not None else C.MQGMO_NONE
             open_options.check_get(self.open_opts, options, self.what)
-            return qm.get(self, route.local, max_length, md, gmo)  # sets the codes on success
+            return mqget.get(qm, self, route.local, max_length, md, gmo)  # sets codes on success
         except MQMIError as error:  # rule MQI-01
             self.last_comp, self.last_reason = error.comp, error.reason
             raise

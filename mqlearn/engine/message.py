@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-NEVER = 1 << 62  # deadline of a message with MQEI_UNLIMITED
+# the lifetime formulas live with the other rule formulas; these names stay importable from here
+from mqlearn.engine.rule_formulas import NEVER as NEVER
+from mqlearn.engine.rule_formulas import deadline_of as deadline_of
+from mqlearn.engine.rule_formulas import remaining_tenths as remaining_tenths
 
 # Message states. A message is on its queue's lanes in every state but REMOVED.
 AVAILABLE = 0
@@ -89,16 +92,3 @@ class Message:
             f"<Message seq={self.seq} lane={self.lane} msgid={self.msgid.hex()[:16]}… "
             f"deadline={'never' if self.deadline == NEVER else self.deadline} state={self.state}>"
         )
-
-
-def remaining_tenths(deadline: int, now: int) -> int:
-    """Remaining lifetime in tenths of a second, rounded up (rule EXP-12)."""
-    if deadline == NEVER:
-        return -1
-    left = deadline - now
-    return (left + 99) // 100 if left > 0 else 0
-
-
-def deadline_of(expiry: int, now: int) -> int:
-    """Absolute deadline for an Expiry (tenths) given at ``now``; -1 means never."""
-    return NEVER if expiry == -1 else now + expiry * 100

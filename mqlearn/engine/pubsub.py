@@ -1,27 +1,30 @@
 """Publish/subscribe: topic objects, subscriptions and publishing (rule EIP-05).
 
-:class:`PubSub` is the part of :class:`~mqlearn.engine.qmgr.QueueManager` that holds administrative
-topic objects (DEFINE TOPIC) and subscriptions (DEFINE SUB, each with a destination queue), and
-publishes: one copy of the publication per matching subscription, each put to its destination
-queue by the queue manager's ordinary put, so each copy has its own MsgId, its own deadline, its own
-discard and its own expiration report. Semantics and choices: docs/patterns.md.
+:class:`PubSub` is the component of a queue manager that holds administrative topic objects
+(DEFINE TOPIC) and subscriptions (DEFINE SUB, each with a destination queue), and publishes: one
+copy of the publication per matching subscription, each put to its destination queue by the queue
+manager's ordinary put, so each copy has its own MsgId, its own deadline, its own
+discard and its own expiration report. It reaches its queue manager through
+:class:`~mqlearn.engine.ports.QueueManagerPort`; QueueManager's pub/sub methods hand over to it.
+Semantics and choices: docs/patterns.md.
 """
 
 from __future__ import annotations
 
 import warnings
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from mqlearn.engine import delivery
-from mqlearn.engine.message import deadline_of
+from mqlearn.engine.generated import dead_letter
 from mqlearn.engine.objects import _choice, _int, capexpry_value, check_name
+from mqlearn.engine.rule_formulas import NOLIMIT, capped_expiry, deadline_of, put_priority
 from mqlearn.engine.validate import (
     REPORTS_REQUESTED,
+    SET_CONTEXT,
     check_pmo,
     check_put_md,
     fail,
@@ -33,9 +36,7 @@ from mqlearn.mqi.errors import MQMIError, MQWarning, reason_name
 from mqlearn.mqi.structs import MD, PMO
 
 if TYPE_CHECKING:
-    from mqlearn.engine.definitions import Route
-    from mqlearn.engine.qmgr import QueueManager
-    from mqlearn.engine.simulation import Simulation
+    from mqlearn.engine.ports import QueueManagerPort
 
 ASPARENT = "ASPARENT"
 # SYSTEM.BASE.TOPIC as IBM ships it: where every ASPARENT chain ends
@@ -55,7 +56,6 @@ _PUBLISH_OPTIONS = (
 )
 # MsgId and CorrelId of each copy are the queue manager's choice, not the publisher's
 _COPY_DROPS = _PUBLISH_OPTIONS | C.MQPMO_NEW_MSG_ID | C.MQPMO_NEW_CORREL_ID
-_SET_CONTEXT = C.MQPMO_NO_CONTEXT | C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_SET_IDENTITY_CONTEXT
 MULTI_LEVEL, SINGLE_LEVEL, SEPARATOR = "#", "+", "/"
 
 
@@ -170,46 +170,23 @@ class _Copy(NamedTuple):
     dead_letter: bool  # refused, and the dead-letter queue takes it instead
 
 
-class _Registry:
-    """The topic objects and subscriptions of one queue manager."""
-
-    def __init__(self) -> None:
-        self.topics: dict[str, TopicObject] = {}
-        self.subscriptions: dict[str, Subscription] = {}
-
-
 class PubSub:
-    """DEFINE TOPIC, DEFINE SUB and publishing; mixed into QueueManager."""
+    """DEFINE TOPIC, DEFINE SUB and publishing for one queue manager, ``qm``."""
 
-    # provided by QueueManager
-    name: str
-    sim: Simulation
-    deadq: str | None
-    enforce_max_expiry: bool
-    route: Callable[[str], Route]
-    _check_room: Callable[[Route, int], None]
-    new_msgid: Callable[[], bytes]
-    put: Callable[..., int]
-    log: Callable[..., None]
-    application_context: Callable[[], dict[str, Any]]
-    reply_to: Callable[[str], tuple[str, str]]
-
-    @property
-    def _pubsub(self) -> _Registry:
-        registry: _Registry | None = self.__dict__.get("_pubsub_registry")
-        if registry is None:
-            registry = self.__dict__["_pubsub_registry"] = _Registry()
-        return registry
+    def __init__(self, qm: QueueManagerPort) -> None:
+        self.qm = qm
+        self._topics: dict[str, TopicObject] = {}
+        self._subscriptions: dict[str, Subscription] = {}
 
     @property
     def topics(self) -> Mapping[str, TopicObject]:
         """Topic objects by name (read-only view)."""
-        return MappingProxyType(self._pubsub.topics)
+        return MappingProxyType(self._topics)
 
     @property
     def subscriptions(self) -> Mapping[str, Subscription]:
         """Subscriptions by name (read-only view)."""
-        return MappingProxyType(self._pubsub.subscriptions)
+        return MappingProxyType(self._subscriptions)
 
     # ---------------------------------------------------------------------------------------------
     # definitions
@@ -222,7 +199,7 @@ class PubSub:
         each defaults to ASPARENT (None), as in MQSC.
         """
         topic = TopicObject(name, topicstr, **attrs)
-        topics = self._pubsub.topics
+        topics = self._topics
         old = topics.get(name)
         if old is not None and not replace:
             raise fail(C.MQRC_OBJECT_ALREADY_EXISTS, f"topic {name} is already defined")
@@ -237,14 +214,14 @@ class PubSub:
     def delete_topic(self, name: str) -> None:
         """DELETE TOPIC: subscriptions made through it keep their topic string."""
         self.topic_object(name)
-        del self._pubsub.topics[name]
+        del self._topics[name]
 
     def topic_object(self, name: str) -> TopicObject:
         try:
-            return self._pubsub.topics[name]
+            return self._topics[name]
         except KeyError:
             raise fail(
-                C.MQRC_UNKNOWN_OBJECT_NAME, f"no topic named {name!r} on {self.name}"
+                C.MQRC_UNKNOWN_OBJECT_NAME, f"no topic named {name!r} on {self.qm.name}"
             ) from None
 
     def define_sub(
@@ -265,13 +242,13 @@ class PubSub:
         """
         if not isinstance(name, str) or not name:
             raise ValueError(f"subscription name must be a non-empty str, got {name!r}")
-        subscriptions = self._pubsub.subscriptions
+        subscriptions = self._subscriptions
         if name in subscriptions and not replace:
             raise fail(C.MQRC_OBJECT_ALREADY_EXISTS, f"subscription {name} is already defined")
         full = self.full_topic_string(topicobj, topicstr)
-        self.route(check_name(dest, "DEST"))
+        self.qm.route(check_name(dest, "DEST"))
         if destcorl is None:
-            correl = self.new_msgid()
+            correl = self.qm.new_msgid()
         elif isinstance(destcorl, bytes) and 0 < len(destcorl) <= 24:
             correl = destcorl.ljust(24, b"\0")
         else:
@@ -281,9 +258,9 @@ class PubSub:
 
     def delete_sub(self, name: str) -> None:
         """DELETE SUB: publications already on its queue stay there."""
-        if name not in self._pubsub.subscriptions:
+        if name not in self._subscriptions:
             raise fail(C.MQRC_NO_SUBSCRIPTION, f"no subscription named {name!r}")
-        del self._pubsub.subscriptions[name]
+        del self._subscriptions[name]
 
     def full_topic_string(self, topic_name: str | None, topic_string: str | None) -> str:
         """The topic string an open names: the object's TOPICSTR, "/", then the string given."""
@@ -299,7 +276,7 @@ class PubSub:
     def topic_attributes(self, topic: str) -> TopicAttributes:
         """Attributes of a topic string: from the nearest topic object at or above it in the
         tree, following ASPARENT up to SYSTEM.BASE.TOPIC."""
-        by_string = {t.topicstr: t for t in self._pubsub.topics.values()}
+        by_string = {t.topicstr: t for t in self._topics.values()}
         levels = topic.split(SEPARATOR)
         nodes = [
             by_string[s]
@@ -316,7 +293,7 @@ class PubSub:
 
     def matching_subscriptions(self, topic: str) -> list[Subscription]:
         """Subscriptions that receive a publication on ``topic``, in definition order."""
-        return [s for s in self._pubsub.subscriptions.values() if s.matches(topic)]
+        return [s for s in self._subscriptions.values() if s.matches(topic)]
 
     # ---------------------------------------------------------------------------------------------
     # publishing
@@ -346,7 +323,7 @@ class PubSub:
                 put_pmo.Options = options & ~_PUBLISH_OPTIONS
                 options = check_pmo(put_pmo) | options & _PUBLISH_OPTIONS
                 put_pmo.Options = options & ~_COPY_DROPS
-            check_put_md(md, self.enforce_max_expiry)
+            check_put_md(md, self.qm.enforce_max_expiry)
             suppress = bool(options & C.MQPMO_SUPPRESS_REPLYTO)
             if suppress and (md.Report & REPORTS_REQUESTED or md.MsgType == C.MQMT_REQUEST):
                 raise fail(
@@ -359,17 +336,17 @@ class PubSub:
                 raise fail(C.MQRC_PUT_INHIBITED, f"topic {topic!r} is PUB(DISABLED)")
             copies = self._plan(topic, md, attrs, suppress)
         except MQMIError as error:
-            self.log("", "failed", cause="publish", reason=error.reason, detail=error.detail)
+            self.qm.log("", "failed", cause="publish", reason=error.reason, detail=error.detail)
             raise
 
         self._publisher_output(md, options)
         warning = 0
         if not copies and options & C.MQPMO_WARN_IF_NO_SUBS_MATCHED:
             warning = C.MQRC_NO_SUBS_MATCHED
-        self.log("", "publish", reason=warning, detail=_publish_detail(topic, copies))
+        self.qm.log("", "publish", reason=warning, detail=_publish_detail(topic, copies))
         for copy in copies:
             if not copy.refusal:
-                sent = self.put(
+                sent = self.qm.put(
                     copy.subscription.dest, data, copy.md, put_pmo, suppress_reply_to=suppress
                 )
                 warning = sent or warning
@@ -380,7 +357,7 @@ class PubSub:
                 MQWarning(
                     f"MQCC_WARNING MQRC_NO_SUBS_MATCHED (2550): no subscription matches {topic!r}"
                 ),
-                stacklevel=3,
+                stacklevel=4,  # as the put warning, counting QueueManager.publish
             )
         return warning
 
@@ -391,11 +368,10 @@ class PubSub:
         if persistence == C.MQPER_PERSISTENCE_AS_TOPIC_DEF:
             persistence = C.MQPER_PERSISTENT if attrs.defpsist == "YES" else C.MQPER_NOT_PERSISTENT
         mode = attrs.pmsgdlv if persistence == C.MQPER_PERSISTENT else attrs.npmsgdlv
-        expiry = md.Expiry
-        cap = attrs.capexpry
-        if cap is not None and (expiry == C.MQEI_UNLIMITED or expiry > cap):
-            expiry = cap  # rule EXP-06 on the topic; the queue's own cap applies at the put
-        priority = md.Priority if md.Priority >= 0 else attrs.defprty
+        # rule EXP-06 on the topic; the queue's own cap applies at the put
+        cap = NOLIMIT if attrs.capexpry is None else attrs.capexpry
+        expiry = capped_expiry(md.Expiry, cap)
+        priority = put_priority(md.Priority, attrs.defprty)  # rule MD-02
         pending: Counter[str] = Counter()
         copies = []
         for subscription in self.matching_subscriptions(topic):
@@ -414,8 +390,8 @@ class PubSub:
             if refusal:
                 dead_letter = (
                     attrs.usedlq == "YES"
-                    and self.deadq is not None
-                    and not self._refusal(self.deadq, pending)
+                    and self.qm.deadq is not None
+                    and not self._refusal(self.qm.deadq, pending)
                 )
                 if not dead_letter and mode != "ALLAVAIL":  # every DEFINE SUB is durable
                     delivery_attr = "PMSGDLV" if persistence == C.MQPER_PERSISTENT else "NPMSGDLV"
@@ -434,8 +410,8 @@ class PubSub:
         ``pending`` counts the copies already planned per local queue; this one is added.
         """
         try:
-            route = self.route(queue)
-            self._check_room(route, pending[route.local.name])
+            route = self.qm.route(queue)
+            self.qm.check_room(route, pending[route.local.name])
         except MQMIError as error:
             return error.reason
         pending[route.local.name] += 1
@@ -444,17 +420,17 @@ class PubSub:
     def _dead_letter_copy(self, copy: _Copy, data: bytes) -> None:
         """USEDLQ(YES): a copy its queue refused goes to the dead-letter queue behind an MQDLH."""
         md = copy.md
-        md.MsgId = self.new_msgid()
-        deadline = deadline_of(md.Expiry, self.sim.now)
-        delivery.dead_letter(
-            cast("QueueManager", self),
+        md.MsgId = self.qm.new_msgid()
+        deadline = deadline_of(md.Expiry, self.qm.sim.now)
+        dead_letter(
+            self.qm,
             data,
             md.get(),
-            self.application_context(),
+            self.qm.application_context(),
             deadline,
             copy.refusal,
             copy.subscription.dest,
-            self.name,
+            self.qm.name,
         )
 
     def _publisher_output(self, md: MD, options: int) -> None:
@@ -462,14 +438,14 @@ class PubSub:
         (IBM: with MQMI_NONE it is left unchanged on a topic), CorrelId, context, ReplyToQMgr
         (rules RPL-02, RPL-03: filled in when blank, whatever ReplyToQ holds)."""
         if options & C.MQPMO_NEW_MSG_ID:
-            md.MsgId = self.new_msgid()
+            md.MsgId = self.qm.new_msgid()
         if options & C.MQPMO_NEW_CORREL_ID:
-            md.CorrelId = self.new_msgid()
-        if not options & _SET_CONTEXT:
-            md.set(**self.application_context())
-            md.PutDate, md.PutTime = self.sim.stamp(self.sim.now)
+            md.CorrelId = self.qm.new_msgid()
+        if not options & SET_CONTEXT:
+            md.set(**self.qm.application_context())
+            md.PutDate, md.PutTime = self.qm.sim.stamp(self.qm.sim.now)
         if not md.ReplyToQMgr:  # rules RPL-02, RPL-03
-            md.ReplyToQMgr = self.reply_to(md.ReplyToQ)[1]
+            md.ReplyToQMgr = self.qm.reply_to(md.ReplyToQ)[1]
 
 
 def _publish_detail(topic: str, copies: list[_Copy]) -> str:

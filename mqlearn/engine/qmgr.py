@@ -1,50 +1,54 @@
-"""The queue manager: definitions, MQPUT/MQGET, units of work, expiry discards and scans.
+"""The queue manager: definitions, MQPUT, units of work, expiry scans, and the state they share.
 
 One QueueManager is one connection's view of one queue manager (so one unit of work at a time).
-Messages the queue manager creates itself (reports, dead letters, trigger messages, channel
-arrivals) go through :meth:`QueueManager.deliver`; what decides their contents lives in
-:mod:`mqlearn.engine.delivery`. Semantics and choices: docs/engine.md.
+MQGET and the discards and expiration reports it sets off are in :mod:`mqlearn.engine.mqget`;
+messages the queue manager creates itself (reports, dead letters, trigger messages, channel
+arrivals) go through :meth:`QueueManager.deliver`, and what decides their contents lives in
+:mod:`mqlearn.engine.generated` and :mod:`mqlearn.engine.transmission`. Those modules, publish/
+subscribe and channels use the queue manager through :class:`~mqlearn.engine.ports.QueueManagerPort`
+only. Semantics and choices: docs/engine.md.
 """
 
 from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mqlearn.engine import delivery
+from mqlearn.engine import generated, mqget, transmission
 from mqlearn.engine.definitions import Definitions, Route
 from mqlearn.engine.descriptor import (
     CONTEXT_FIELDS,
     IDENTITY_FIELDS,
     carried_fields,
-    fill_md,
-    md_extension,
     stored_extra,
 )
 from mqlearn.engine.events import Event, events_frame
 from mqlearn.engine.message import (
     AVAILABLE,
     GOT_IN_UOW,
-    NEVER,
-    REMOVED,
     UNCOMMITTED_PUT,
     Message,
-    remaining_tenths,
 )
 from mqlearn.engine.objects import QLocal, QRemote, QueueDefinition, check_name
-from mqlearn.engine.pubsub import PubSub
+from mqlearn.engine.pubsub import PubSub, Subscription, TopicAttributes, TopicObject
+from mqlearn.engine.rule_formulas import (
+    capped_deadline,
+    capped_expiry,
+    deadline_of,
+    exceeds_maxprty,
+    put_priority,
+    remaining_tenths,
+)
+from mqlearn.engine.rule_formulas import (
+    lane as ordering_lane,
+)
 from mqlearn.engine.simulation import Scheduled, Simulation
 from mqlearn.engine.validate import (
+    SET_CONTEXT,
     SIMPLE_MD,
-    SYNC_DEFAULT,
-    SYNC_IF_PERSISTENT,
-    SYNC_NO,
-    SYNC_YES,
-    GetOptions,
     check_expiry,
-    check_gmo,
     check_pmo,
     check_put_md,
     check_simple_md,
@@ -54,12 +58,11 @@ from mqlearn.engine.validate import (
 )
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, MQWarning
-from mqlearn.mqi.structs import GMO, MD, PMO
+from mqlearn.mqi.structs import MD, PMO
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from mqlearn.engine.handle import Queue
 
 PROFILES = ("distributed", "zos", "ibmi")
 # time, queue, kind, msgid, message seq, priority, deadline, cause, reason, detail
@@ -82,13 +85,10 @@ _PMO_NEW_MSG_ID = C.MQPMO_NEW_MSG_ID
 _PMO_NEW_CORREL_ID = C.MQPMO_NEW_CORREL_ID
 _MI_NONE = C.MQMI_NONE
 _CI_NONE = C.MQCI_NONE
-_NO_GMO = GMO()  # stands for "gmo=None"; never written to
-_SET_CONTEXT = C.MQPMO_NO_CONTEXT | C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_SET_IDENTITY_CONTEXT
-BROWSE_OPTIONS = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
 EXPIRED_ACTIONS = ("discard", "dead-letter")  # rule EIP-04; IBM MQ discards
 
 
-class QueueManager(PubSub, Definitions):
+class QueueManager(Definitions):
     """A simulated IBM MQ queue manager on a virtual clock (see docs/engine.md)."""
 
     _expired_action = "discard"
@@ -130,6 +130,7 @@ class QueueManager(PubSub, Definitions):
         self.expryint = DEFAULT_EXPIRY_TASK_SECONDS if profile in EXPIRY_TASK_PROFILES else 0
         self._expiry_task: Scheduled | None = None
         self._schedule_expiry_task()
+        self.pubsub = PubSub(self)  # topic objects, subscriptions, publishing
 
     def __repr__(self) -> str:
         return f"<QueueManager {self.name} ({self.profile}) at {self.sim.now} ms>"
@@ -299,7 +300,7 @@ class QueueManager(PubSub, Definitions):
                 check_put_md(md, self.enforce_max_expiry)
                 expiry, priority = md.Expiry, md.Priority
                 extra = carried_fields(md)
-            self._check_room(route)
+            self.check_room(route)
             if route.direct_xmit and md.Format == _XQH:
                 self._check_direct_xqh(data, md)
         except MQMIError as error:
@@ -307,12 +308,9 @@ class QueueManager(PubSub, Definitions):
             raise
 
         now = self.sim.now
-        cap = route.cap
-        if cap is not None and (expiry == -1 or expiry > cap):
-            expiry = cap  # rule EXP-06: Expiry itself is input-only, md keeps the application's
-        if priority == -1:
-            priority = route.defprty
-        warning = _PRIORITY_EXCEEDS_MAXIMUM if priority > self.maxprty else 0
+        expiry = capped_expiry(expiry, route.cap)  # EXP-06: md keeps the application's Expiry
+        priority = put_priority(priority, route.defprty)  # MD-02
+        warning = _PRIORITY_EXCEEDS_MAXIMUM if exceeds_maxprty(priority, self.maxprty) else 0
         persistence = md.Persistence
         if persistence == _PERSISTENCE_AS_Q_DEF:
             persistence = route.persistence
@@ -347,7 +345,7 @@ class QueueManager(PubSub, Definitions):
         elif suppress_reply_to and not reply_qmgr:
             extra = extra or {}
             extra["ReplyToQMgr"] = ""  # not the shared fields' name
-        if options & _SET_CONTEXT:
+        if options & SET_CONTEXT:
             shared = {
                 **self._put_context(md, options),
                 **self._put_defaults(),
@@ -356,14 +354,14 @@ class QueueManager(PubSub, Definitions):
         else:
             shared = self._shared[persistence]
 
-        deadline = NEVER if expiry == -1 else now + expiry * 100
+        deadline = deadline_of(expiry, now)
         xdeadline = None
         if route.remote is not None:  # rule XQH-01
-            data, extra, shared, xdeadline = delivery.wrap_for_transmission(
+            data, extra, shared, xdeadline = transmission.wrap_for_transmission(
                 self, route.remote, data, msgid, correlid, priority, expiry, extra, shared, now
             )
         elif md.Format == _XQH:  # any queue: rule XQH-03 says "from any queue"
-            xdeadline = delivery.embedded_deadline(data, md.Encoding, now)
+            xdeadline = transmission.embedded_deadline(data, md.Encoding, now)
         local = route.local
         state = UNCOMMITTED_PUT if syncpoint else AVAILABLE
         message = self._enqueue(
@@ -373,7 +371,7 @@ class QueueManager(PubSub, Definitions):
         d["MsgId"] = msgid  # the output fields of MQPUT
         if options & _PMO_NEW_CORREL_ID:
             d["CorrelId"] = correlid
-        if not options & _SET_CONTEXT:
+        if not options & SET_CONTEXT:
             d.update(self._ctx_default)
             d["PutDate"], d["PutTime"] = self.sim.stamp(now)
         if fill_reply_qmgr:
@@ -383,9 +381,9 @@ class QueueManager(PubSub, Definitions):
             detail = f"to {route.remote.rname} at {route.remote.rqmname}" if route.remote else ""
             self.log(local.name, "put", message, "syncpoint" if syncpoint else "", warning, detail)
         if syncpoint:
-            self._uow.append(("put", local, message))
+            self.enlist("put", local, message)
             if local.trigger:  # rule TRG-03: the condition is evaluated now, uncommitted or not
-                delivery.maybe_trigger(self, local, message, in_uow=True)
+                generated.maybe_trigger(self, local, message, in_uow=True)
         elif local.trigger or local.usage == "XMITQ":
             self.arrived(local, message)
         if warning:
@@ -403,10 +401,8 @@ class QueueManager(PubSub, Definitions):
         self.put(name, data, md, pmo)
 
     def _lane(self, local: QLocal, priority: int) -> int:
-        """The priority a message is ordered at: DEFPRTY on FIFO queues, capped at MAXPRTY."""
-        if local.msgdlvsq == "FIFO":
-            return local.defprty
-        return priority if priority <= self.maxprty else self.maxprty
+        """The priority a message is ordered at on ``local`` (rule MD-02)."""
+        return ordering_lane(priority, self.maxprty, local.msgdlvsq == "FIFO", local.defprty)
 
     def _put_context(self, md: MD, options: int) -> dict[str, Any]:
         """Context of an application put with MQPMO_NO_CONTEXT / SET_IDENTITY / SET_ALL."""
@@ -430,9 +426,9 @@ class QueueManager(PubSub, Definitions):
         """Rule XQH-02: a hand-built MQXQH on a direct put to a transmission queue."""
         if self.profile == "ibmi":
             return  # the IBM i text: neither the embedded Expiry nor the length is checked
-        if len(data) < delivery.XQH_EXPIRY_END:
+        if len(data) < transmission.XQH_EXPIRY_END:
             raise fail(C.MQRC_EXPIRY_ERROR, "data too short to hold the MQXQH's embedded Expiry")
-        embedded = delivery.embedded_expiry(data, md.Encoding)
+        embedded = transmission.embedded_expiry(data, md.Encoding)
         check_expiry(embedded, self.enforce_max_expiry, "embedded MQXQH Expiry")
         outer = md.Expiry
         if outer != -1 and (embedded == -1 or embedded > outer):
@@ -462,27 +458,24 @@ class QueueManager(PubSub, Definitions):
         (rule TRG-03), which becomes available when that unit of work ends, committed or backed
         out; every other message the queue manager puts is outside any unit of work.
         """
-        self._check_room(route)
+        self.check_room(route)
         extra = stored_extra(fields)
         if fields.get("CodedCharSetId", _CCSI_Q_MGR) in (_CCSI_Q_MGR, _CCSI_INHERIT):
             extra = extra or {}
             extra["CodedCharSetId"] = self.ccsid
-        priority = fields.get("Priority", -1)
-        if priority == -1:
-            priority = route.defprty
+        priority = put_priority(fields.get("Priority", -1), route.defprty)
         correlid = fields.get("CorrelId", C.MQCI_NONE)
         msgid = msgid or self.new_msgid()
         now = self.sim.now
-        if route.cap is not None:
-            deadline = min(deadline, now + route.cap * 100)
+        deadline = capped_deadline(deadline, route.cap, now)
         if route.remote is not None:
             expiry = remaining_tenths(deadline, now)
-            data, extra, ctx, xdeadline = delivery.wrap_for_transmission(
+            data, extra, ctx, xdeadline = transmission.wrap_for_transmission(
                 self, route.remote, data, msgid, correlid, priority, expiry, extra, ctx, now
             )
         elif fields.get("Format") == C.MQFMT_XMIT_Q_HEADER and xdeadline is None:
             encoding = fields.get("Encoding", C.MQENC_NATIVE)
-            xdeadline = delivery.embedded_deadline(data, encoding, now)
+            xdeadline = transmission.embedded_deadline(data, encoding, now)
         local = route.local
         state = UNCOMMITTED_PUT if in_uow else AVAILABLE
         message = self._enqueue(
@@ -490,13 +483,13 @@ class QueueManager(PubSub, Definitions):
         )
         if in_uow:
             self.log(local.name, "put", message, "qmgr", detail="in the unit of work")
-            self._uow.append(("trigger", local, message))
+            self.enlist("trigger", local, message)
         else:
             self.log(local.name, "put", message, "qmgr")
             self.arrived(local, message)
         return message
 
-    def _check_room(self, route: Route, planned: int = 0) -> None:
+    def check_room(self, route: Route, planned: int = 0) -> None:
         """PUT(DISABLED) anywhere on the path (2051), or the queue at MAXDEPTH (2053, EXP-25).
 
         ``planned`` counts messages already bound for the same queue but not yet put (the other
@@ -544,7 +537,7 @@ class QueueManager(PubSub, Definitions):
     def arrived(self, local: QLocal, message: Message) -> None:
         """A message arrived outside any unit of work: triggers and waiting channels."""
         if local.trigger:
-            delivery.maybe_trigger(self, local, message)
+            generated.maybe_trigger(self, local, message)
         if local.is_xmitq:
             self._wake_channels(local)
 
@@ -558,180 +551,10 @@ class QueueManager(PubSub, Definitions):
         self._xmit_listeners.setdefault(xmitq, []).append(wake)
 
     # ---------------------------------------------------------------------------------------------
-    # MQGET
-    def get(
-        self,
-        handle: Queue,
-        local: QLocal,
-        max_length: int | None,
-        md: MD | None,
-        gmo: GMO | None,
-    ) -> bytes:
-        """MQGET on an open handle (browse, lock, cursor, wait, syncpoint: docs/engine.md)."""
-        if md is None:
-            md = MD()
-        elif type(md) is not MD:
-            raise TypeError(f"md must be an mqlearn MD, got {type(md).__name__}")
-        if gmo is None:
-            gmo = _NO_GMO
-        elif type(gmo) is not GMO:
-            raise TypeError(f"gmo must be an mqlearn GMO, got {type(gmo).__name__}")
-        if max_length is not None and (type(max_length) is not int or max_length < 0):
-            raise ValueError(f"max_length must be a non-negative int or None, got {max_length!r}")
-        try:
-            opts = check_gmo(gmo)
-            if local.get == "DISABLED":
-                raise fail(C.MQRC_GET_INHIBITED, f"{local.name} is GET(DISABLED)")
-            if opts.unlock:
-                self._unlock(handle)
-                handle.last_comp, handle.last_reason = C.MQCC_OK, C.MQRC_NONE
-                return b""
-            message = self._find(handle, local, md, opts)
-            if message is None:
-                message = self._wait(handle, local, md, opts)
-            now = self.sim.now
-            data = message.data
-            if message.xdeadline is not None:  # rules XQH-03, XQH-05
-                data = delivery.decrement_embedded(data, message, now)
-            extension = None
-            if message.extra is not None and md.Version < C.MQMD_VERSION_2:
-                mde = md_extension(message)  # rule MD-07
-                if mde is not None:
-                    data = mde + data
-                    extension = self.ccsid  # the MQMDE is in the queue manager's CCSID
-            warning = 0
-            if max_length is not None and len(data) > max_length:
-                if not opts.accept_truncated:
-                    fill_md(md, message, now, self.sim, extension)
-                    raise MQMIError(
-                        C.MQCC_WARNING,
-                        C.MQRC_TRUNCATED_MSG_FAILED,
-                        f"message is {len(data)} bytes, buffer {max_length}",
-                    )
-                data, warning = data[:max_length], C.MQRC_TRUNCATED_MSG_ACCEPTED
-        except MQMIError as error:
-            cause = "browse" if gmo.Options & BROWSE_OPTIONS else "get"
-            self.log(local.name, "failed", cause=cause, reason=error.reason, detail=error.detail)
-            raise
-        fill_md(md, message, now, self.sim, extension)
-        if opts.browse:
-            handle.cursor_message = message
-            if opts.lock:
-                handle.lock(message)
-            self.log(local.name, "browse", message, "lock" if opts.lock else "")
-        else:
-            if message.locker is not None:
-                handle.locked = message.locker = None
-            sync = opts.sync
-            if sync == SYNC_DEFAULT:
-                sync = SYNC_YES if self.profile == "zos" else SYNC_NO
-            elif sync == SYNC_IF_PERSISTENT:
-                sync = SYNC_YES if md.Persistence == C.MQPER_PERSISTENT else SYNC_NO
-            if sync == SYNC_YES:
-                local.store.hold(message)
-                self._uow.append(("get", local, message))
-                self.log(local.name, "get", message, "syncpoint")
-            else:
-                local.store.remove(message)
-                self.log(local.name, "get", message)
-        handle.last_reason = warning
-        handle.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
-        return data
-
-    def _find(self, handle: Queue, local: QLocal, md: MD, opts: GetOptions) -> Message | None:
-        """The message this call would return, discarding expired ones met on the way."""
-        if opts.position:
-            if opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
-                return self._under_cursor(handle, local)
-            if opts.browse == C.MQGMO_BROWSE_FIRST:  # back before the first message, found or not
-                handle.cursor_message = None
-            cursor = handle.cursor_message
-            after = None if cursor is None else (cursor.lane, cursor.seq)
-        else:
-            after = None
-        msgid = md.MsgId if opts.match_msgid else None
-        if msgid == _MI_NONE:
-            msgid = None
-        correlid = md.CorrelId if opts.match_correlid else None
-        if correlid == _CI_NONE:
-            correlid = None
-        if msgid is None and correlid is None and after is None:
-            message, expired = local.store.first_live(self.sim.now, handle)
-        else:
-            message, expired = local.store.first_live_matching(
-                self.sim.now, handle, msgid, correlid, after
-            )
-        if expired:
-            cause = "browse" if opts.browse else "get"
-            for old in expired:
-                self.discard(local, old, cause)
-        return message
-
-    def _under_cursor(self, handle: Queue, local: QLocal) -> Message:
-        message = handle.cursor_message
-        if message is None or message.state != AVAILABLE:
-            raise fail(C.MQRC_NO_MSG_UNDER_CURSOR, "no message under the browse cursor")
-        if message.deadline <= self.sim.now:  # rule LCK-01
-            self.discard(local, message, "cursor")
-            raise fail(
-                C.MQRC_NO_MSG_UNDER_CURSOR, "the message under the cursor expired and was discarded"
-            )
-        return message
-
-    def _wait(self, handle: Queue, local: QLocal, md: MD, opts: GetOptions) -> Message:
-        """MQGMO_WAIT on the virtual clock: run scheduled actions until a message is there."""
-        sim = self.sim
-        wait = opts.wait_ms
-        if wait is None or opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
-            raise fail(C.MQRC_NO_MSG_AVAILABLE, self._nothing(local))
-        until = None if wait == C.MQWI_UNLIMITED else sim.now + wait
-        while True:
-            nxt = sim.peek(include_daemons=until is not None)
-            if nxt is None and until is None:
-                raise fail(C.MQRC_NO_MSG_AVAILABLE, "unlimited wait: nothing else can happen")
-            last = until is not None and (nxt is None or nxt > until)
-            step_to = until if last else nxt
-            assert step_to is not None
-            sim.run_until(step_to)
-            message = self._find(handle, local, md, opts)
-            if message is not None:
-                return message
-            if last:
-                raise fail(C.MQRC_NO_MSG_AVAILABLE, f"waited {wait} ms: " + self._nothing(local))
-
-    def _nothing(self, local: QLocal) -> str:
-        depth = local.store.depth
-        return f"no live message on {local.name} (CURDEPTH {depth})" if depth else "queue is empty"
-
-    def _unlock(self, handle: Queue) -> None:
-        """MQGMO_UNLOCK; 2209 (a warning) when no message is locked: none was, or the locked one
-        has left the queue since (rule LCK-02: expired and discarded under the cursor, or got)."""
-        locked = handle.locked
-        if locked is None:
-            raise MQMIError(C.MQCC_WARNING, C.MQRC_NO_MSG_LOCKED, "this handle holds no lock")
-        handle.locked = None
-        if locked.state == REMOVED or locked.locker is not handle:
-            raise MQMIError(
-                C.MQCC_WARNING,
-                C.MQRC_NO_MSG_LOCKED,
-                "the message this handle locked is no longer on the queue: no message is locked",
-            )
-        locked.locker = None
-
-    # ---------------------------------------------------------------------------------------------
     # expiry
     def discard(self, local: QLocal, message: Message, cause: str) -> None:
-        """Discard an expired message and send its expiration report (rules EXP-21, RPT-02, EXP-29).
-
-        Never part of a unit of work: a message got earlier in the open unit of work is not
-        involved, and the report is put at once.
-        """
-        local.store.remove(message)
-        self.log(local.name, "discard", message, cause)
-        if self._expired_action == "dead-letter" and local.name != self.deadq:
-            self._dead_letter_expired(local, message)
-        if message.extra is not None:  # Report and Format live there when not initial values
-            delivery.expiration_report(self, local, message)
+        """Discard an expired message and send its expiration report (:func:`mqget.discard`)."""
+        mqget.discard(self, local, message, cause)
 
     @property
     def expired_action(self) -> str:
@@ -744,17 +567,6 @@ class QueueManager(PubSub, Definitions):
         if value not in EXPIRED_ACTIONS:
             raise ValueError(f"expired_action must be one of {EXPIRED_ACTIONS}, got {value!r}")
         self._expired_action = value
-
-    def _dead_letter_expired(self, local: QLocal, message: Message) -> None:
-        """EIP-04 "dead-letter": the expired message goes to DEADQ behind an MQDLH whose Reason
-        is MQFB_EXPIRATION, with an unlimited lifetime there (so it is kept, not expired again).
-        Without a DEADQ that takes it, it is simply discarded, as IBM MQ does."""
-        fields, data, _, header = delivery.original(self, message)
-        dest_q, dest_qmgr = local.name, self.name
-        if header is not None:
-            dest_q, dest_qmgr = header.RemoteQName, header.RemoteQMgrName
-        ctx = {name: fields[name] for name in CONTEXT_FIELDS}
-        delivery.dead_letter(self, data, fields, ctx, NEVER, C.MQFB_EXPIRATION, dest_q, dest_qmgr)
 
     def scan(self, queues: Iterator[QLocal] | None = None, cause: str = "scan") -> int:
         """Discard every expired message on the given local queues (all by default)."""
@@ -849,6 +661,62 @@ class QueueManager(PubSub, Definitions):
         """CURDEPTH of a local queue (rule EXP-25: expired, undiscarded messages count)."""
         return self.local(name).store.depth
 
+    # ---------------------------------------------------------------------------------------------
+    # publish/subscribe: the pubsub component does the work (docs/patterns.md)
+    @property
+    def topics(self) -> Mapping[str, TopicObject]:
+        """Topic objects by name (read-only view)."""
+        return self.pubsub.topics
+
+    @property
+    def subscriptions(self) -> Mapping[str, Subscription]:
+        """Subscriptions by name (read-only view)."""
+        return self.pubsub.subscriptions
+
+    def define_topic(
+        self, name: str, *, topicstr: str, replace: bool = False, **attrs: Any
+    ) -> TopicObject:
+        """DEFINE TOPIC (:meth:`PubSub.define_topic`)."""
+        return self.pubsub.define_topic(name, topicstr=topicstr, replace=replace, **attrs)
+
+    def delete_topic(self, name: str) -> None:
+        """DELETE TOPIC (:meth:`PubSub.delete_topic`)."""
+        self.pubsub.delete_topic(name)
+
+    def define_sub(
+        self,
+        name: str,
+        *,
+        dest: str,
+        topicstr: str | None = None,
+        topicobj: str | None = None,
+        destcorl: bytes | None = None,
+        replace: bool = False,
+    ) -> Subscription:
+        """DEFINE SUB (:meth:`PubSub.define_sub`)."""
+        return self.pubsub.define_sub(
+            name,
+            dest=dest,
+            topicstr=topicstr,
+            topicobj=topicobj,
+            destcorl=destcorl,
+            replace=replace,
+        )
+
+    def delete_sub(self, name: str) -> None:
+        """DELETE SUB (:meth:`PubSub.delete_sub`)."""
+        self.pubsub.delete_sub(name)
+
+    def topic_attributes(self, topic: str) -> TopicAttributes:
+        """A topic string's attributes, ASPARENT followed (:meth:`PubSub.topic_attributes`)."""
+        return self.pubsub.topic_attributes(topic)
+
+    def publish(
+        self, topic: str, data: object, md: MD | None = None, pmo: PMO | None = None
+    ) -> int:
+        """MQPUT to a topic (:meth:`PubSub.publish`); returns a warning reason or 0."""
+        return self.pubsub.publish(topic, data, md, pmo)
+
     # MQSC belongs to the interop layer, which registers its runner here when it is imported
     # (``import mqlearn`` does): the engine never imports a layer above it.
     mqsc_runner: ClassVar[Callable[[QueueManager, str], str] | None] = None
@@ -864,3 +732,8 @@ class QueueManager(PubSub, Definitions):
     def in_unit_of_work(self) -> int:
         """Number of operations in the open unit of work."""
         return len(self._uow)
+
+    def enlist(self, op: str, local: QLocal, message: Message) -> None:
+        """Make ``op`` ("put", "get" or "trigger") on ``message`` part of the open unit of work:
+        MQCMIT or MQBACK settles it."""
+        self._uow.append((op, local, message))

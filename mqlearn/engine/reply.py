@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from mqlearn.engine import delivery
+from mqlearn.engine.mqget import send_expiration_report
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.structs import MD
 
@@ -55,7 +55,7 @@ def report_expired(qm: QueueManager, md: MD, data: bytes) -> str | None:
     def application_context(identity: dict[str, Any]) -> dict[str, Any]:
         return {**qm.application_context(), **identity}
 
-    where = delivery.send_expiration_report(qm, fields, data, application_context)
+    where = send_expiration_report(qm, fields, data, application_context)
     if where is not None:
         qm.log("", "report", None, "application", detail=where)
     return where

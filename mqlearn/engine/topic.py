@@ -30,7 +30,7 @@ class Topic(Opened):
     ) -> None:
         self.qm = qm
         self.topic_name = topic_name
-        self.topic_string = qm.full_topic_string(topic_name, topic_string)
+        self.topic_string = qm.pubsub.full_topic_string(topic_name, topic_string)
         super().__init__(f"topic {self.topic_string!r}", open_opts, remote=True)
 
     def __repr__(self) -> str:

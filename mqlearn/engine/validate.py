@@ -69,8 +69,10 @@ _PMO_CONTEXT = (
     | C.MQPMO_PASS_IDENTITY_CONTEXT
 )
 
-_BROWSE = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
-_POSITION = _BROWSE | C.MQGMO_MSG_UNDER_CURSOR
+# the put's context comes from the application's MD (or stays empty), not from the queue manager
+SET_CONTEXT = C.MQPMO_NO_CONTEXT | C.MQPMO_SET_ALL_CONTEXT | C.MQPMO_SET_IDENTITY_CONTEXT
+BROWSE_OPTIONS = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT | C.MQGMO_BROWSE_MSG_UNDER_CURSOR
+_POSITION = BROWSE_OPTIONS | C.MQGMO_MSG_UNDER_CURSOR
 _GMO_KNOWN = (
     C.MQGMO_WAIT
     | C.MQGMO_SYNCPOINT
@@ -387,7 +389,7 @@ def _check_gmo(gmo: GMO) -> GetOptions:
     syncs = options & (C.MQGMO_SYNCPOINT | C.MQGMO_NO_SYNCPOINT | C.MQGMO_SYNCPOINT_IF_PERSISTENT)
     if syncs & (syncs - 1):
         raise fail(C.MQRC_OPTIONS_ERROR, "more than one of the syncpoint options")
-    browse = options & _BROWSE
+    browse = options & BROWSE_OPTIONS
     if browse and options & (C.MQGMO_SYNCPOINT | C.MQGMO_SYNCPOINT_IF_PERSISTENT):
         raise fail(C.MQRC_OPTIONS_ERROR, "a browse cannot be part of a unit of work")
     lock, unlock = bool(options & C.MQGMO_LOCK), bool(options & C.MQGMO_UNLOCK)

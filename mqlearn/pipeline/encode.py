@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mqlearn.engine import rule_formulas as R
 from mqlearn.engine.validate import REPORTS_REQUESTED, check_report
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
@@ -59,31 +60,34 @@ class Encoded:
     msg_index: np.ndarray  # messages by (partition, MsgId number, position)
     correl_index: np.ndarray  # messages by (partition, CorrelId number, position)
 
-    def kernel_args(self, cursors: np.ndarray) -> tuple[object, ...]:
-        """The arguments of kernel.replay_rows, in its order (``cursors``: one per handle code)."""
+    def kernel_args(
+        self, cursors: np.ndarray
+    ) -> tuple[K.Partitions, K.Rows, K.MessageInputs, np.ndarray]:
+        """The arguments of kernel.replay_rows (``cursors``: one per handle code)."""
         return (
-            self.row_lo,
-            self.msg_lo,
-            self.lane_start,
-            self.maxdepth,
-            self.interval,
-            self.until,
-            self.op,
-            self.time,
-            self.handles.code,
+            K.Partitions(
+                self.row_lo, self.msg_lo, self.lane_start, self.maxdepth, self.interval, self.until
+            ),
+            K.Rows(
+                self.op,
+                self.time,
+                self.handles.code,
+                self.put_pos,
+                self.put_reason,
+                self.match_kind,
+                self.rlo,
+                self.rhi,
+                self.rcorrel,
+            ),
+            K.MessageInputs(
+                self.deadline,
+                self.lane,
+                self.correl,
+                self.dl_order,
+                self.msg_index,
+                self.correl_index,
+            ),
             cursors,
-            self.put_pos,
-            self.put_reason,
-            self.match_kind,
-            self.rlo,
-            self.rhi,
-            self.rcorrel,
-            self.deadline,
-            self.lane,
-            self.correl,
-            self.dl_order,
-            self.msg_index,
-            self.correl_index,
         )
 
 
@@ -208,16 +212,12 @@ def encode(valid: Validated, table: QueueTable, until: np.ndarray) -> Encoded:
         0,
     )
     defprty = table.defprty[qpos]
-    priority = np.where(ints["priority"] == C.MQPRI_PRIORITY_AS_Q_DEF, defprty, ints["priority"])
-    reason = np.where(
-        is_put & (reason == 0) & (priority > MAXPRTY), C.MQRC_PRIORITY_EXCEEDS_MAXIMUM, reason
-    )
-    cap = table.capexpry[qpos]
-    expiry = ints["expiry"]
-    capped = (cap > 0) & ((expiry == C.MQEI_UNLIMITED) | (expiry > cap))
-    stored_expiry = np.where(capped, cap, expiry)
-    deadline = np.where(stored_expiry == C.MQEI_UNLIMITED, K.NEVER, time + stored_expiry * 100)
-    lane = np.where(table.fifo[qpos], defprty, np.minimum(priority, MAXPRTY))
+    priority = R.put_priority(ints["priority"], defprty)
+    too_high = R.exceeds_maxprty(priority, MAXPRTY)
+    reason = np.where(is_put & (reason == 0) & too_high, C.MQRC_PRIORITY_EXCEEDS_MAXIMUM, reason)
+    stored_expiry = R.capped_expiry(ints["expiry"], table.capexpry[qpos])
+    deadline = R.deadline_of(stored_expiry, time)
+    lane = R.lane(priority, MAXPRTY, table.fifo[qpos], defprty)
 
     # messages: accepted PUT rows, in delivery order within their partition
     accepted = np.flatnonzero(

@@ -1,7 +1,7 @@
 """The replay's hot loop: one pass over the rows of each (qmgr, queue), compiled with numba.
 
 This is the only place where the replay decides what happens to a message; it follows the engine
-(docs/engine.md: ``LocalStore`` walks, ``QueueManager._find``/``scan``) rule by rule:
+(docs/engine.md: ``LocalStore`` walks, ``mqget._find``, ``QueueManager.scan``) rule by rule:
 
 - Messages are numbered in delivery order within their partition (lane descending, then arrival):
   lane ``L`` of partition ``p`` is the block ``lane_start[p*10+9-L] : lane_start[p*10+10-L]``.
@@ -18,15 +18,20 @@ This is the only place where the replay decides what happens to a message; it fo
 - ``expired`` counts present messages whose deadline has passed (a second pointer over
   ``dl_order``); a discarded message always was one of them, a got one never.
 
-All arrays are int64 except the per-message ``state`` and ``end_kind`` (int8).
+All arrays are int64 except the per-message ``state`` and ``end_kind`` (int8). The inputs come in
+three groups (:class:`Partitions`, :class:`Rows`, :class:`MessageInputs`, built by
+``Encoded.kernel_args``); inside, :class:`Messages` and :class:`Depths` carry what changes.
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
-from mqlearn.engine.message import NEVER as NEVER  # deadline of an unlimited Expiry
+from mqlearn.engine import rule_formulas
+from mqlearn.engine.rule_formulas import NEVER as NEVER  # deadline of an unlimited Expiry
 from mqlearn.engine.store import LANES as LANES  # priorities 0..9
 from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline.schema import OPS
@@ -46,16 +51,72 @@ Q_FULL = C.MQRC_Q_FULL
 NO_MSG = C.MQRC_NO_MSG_AVAILABLE
 # slots of the per-partition counters
 DEPTH, EXPIRED, DISCARDED = 0, 1, 2
+# the engine's rule EXP-20 (now >= deadline), compiled: every walk and pointer here stops by it
+_is_expired = njit(cache=True)(rule_formulas.is_expired)
+
+
+class Partitions(NamedTuple):
+    """Per partition p (one (qmgr, queue)): its rows, messages and lanes, and its queue."""
+
+    row_lo: np.ndarray  # rows of p: row_lo[p]:row_lo[p+1]
+    msg_lo: np.ndarray  # messages of p (delivery order): msg_lo[p]:msg_lo[p+1]
+    lane_start: np.ndarray  # message blocks per (partition, lane)
+    maxdepth: np.ndarray
+    interval: np.ndarray  # ms between background scans (0: none)
+    until: np.ndarray  # when p's replay ends
+
+
+class Rows(NamedTuple):
+    """Per row (a call), in trace order within each partition."""
+
+    op: np.ndarray
+    time: np.ndarray
+    handle: np.ndarray  # handle code (browse cursors are per handle)
+    put_pos: np.ndarray  # the message an accepted PUT adds, else -1
+    put_reason: np.ndarray  # reason of the descriptor checks
+    match_kind: np.ndarray  # MATCH_*: which index a get walks
+    rlo: np.ndarray  # ... and the range of that index
+    rhi: np.ndarray
+    rcorrel: np.ndarray  # the CorrelId a get matching both identifiers checks
+
+
+class MessageInputs(NamedTuple):
+    """Per message, in delivery order, and the orders the walks and pointers follow."""
+
+    deadline: np.ndarray
+    lane: np.ndarray
+    correl: np.ndarray
+    dl_order: np.ndarray  # by (partition, deadline, arrival)
+    msg_index: np.ndarray  # by (partition, MsgId number, position)
+    correl_index: np.ndarray  # by (partition, CorrelId number, position)
+
+
+class Messages(NamedTuple):
+    """Per message: its deadline and lane, and what becomes of it (updated in place)."""
+
+    deadline: np.ndarray
+    lane_of: np.ndarray
+    state: np.ndarray  # FUTURE, PRESENT, GONE
+    end_kind: np.ndarray
+    end_row: np.ndarray
+    end_ms: np.ndarray
+
+
+class Depths(NamedTuple):
+    """The partition being replayed: present messages per lane and its counters."""
+
+    cnt: np.ndarray  # per lane
+    counters: np.ndarray  # DEPTH, EXPIRED, DISCARDED
 
 
 @njit(cache=True)
-def _count_expired(ptr, end, now, dl_order, deadline, state, counters):  # pragma: no cover
+def _count_expired(ptr, end, now, dl_order, msgs, counters):  # pragma: no cover
     """Move the expired-count pointer to ``now``; returns the new pointer."""
     while ptr < end:
         q = dl_order[ptr]
-        if deadline[q] > now:
+        if not _is_expired(msgs.deadline[q], now):
             break
-        if state[q] == PRESENT:
+        if msgs.state[q] == PRESENT:
             counters[EXPIRED] += 1
         ptr += 1
     return ptr
@@ -72,40 +133,29 @@ def _record_scan(n_scans, part, at, counters, scans):  # pragma: no cover
 
 
 @njit(cache=True)
-def _discard(
-    q, kind, row, now, lane_of, state, cnt, counters, end_kind, end_row, end_ms
-):  # pragma: no cover
-    state[q] = GONE
-    cnt[lane_of[q]] -= 1
-    counters[DEPTH] -= 1
-    counters[EXPIRED] -= 1
-    counters[DISCARDED] += 1
-    end_kind[q] = kind
-    end_row[q] = row
-    end_ms[q] = now
+def _leave(q, kind, row, now, msgs, depths):  # pragma: no cover
+    """Message ``q`` leaves the queue: got, or discarded (``kind``) by ``row`` at ``now``."""
+    msgs.state[q] = GONE
+    depths.cnt[msgs.lane_of[q]] -= 1
+    depths.counters[DEPTH] -= 1
+    msgs.end_kind[q] = kind
+    msgs.end_row[q] = row
+    msgs.end_ms[q] = now
 
 
 @njit(cache=True)
-def _walk(
-    start,
-    base,
-    now,
-    row,
-    kind,
-    lane_start,
-    head,
-    cnt,
-    counters,
-    state,
-    deadline,
-    lane_of,
-    end_kind,
-    end_row,
-    end_ms,
-):  # pragma: no cover
+def _discard(q, kind, row, now, msgs, depths):  # pragma: no cover
+    _leave(q, kind, row, now, msgs, depths)
+    depths.counters[EXPIRED] -= 1
+    depths.counters[DISCARDED] += 1
+
+
+@njit(cache=True)
+def _walk(start, base, now, row, kind, lane_start, head, msgs, depths):  # pragma: no cover
     """First live message at or after position ``start``, discarding the expired ones met."""
+    state = msgs.state
     for lane in range(LANES - 1, -1, -1):
-        if cnt[lane] == 0:
+        if depths.cnt[lane] == 0:
             continue
         hi = lane_start[base + LANES - lane]
         if start >= hi:
@@ -116,11 +166,9 @@ def _walk(
             if s == FUTURE:
                 break
             if s == PRESENT:
-                if deadline[p] > now:
+                if not _is_expired(msgs.deadline[p], now):
                     return p
-                _discard(
-                    p, kind, row, now, lane_of, state, cnt, counters, end_kind, end_row, end_ms
-                )
+                _discard(p, kind, row, now, msgs, depths)
             if p == head[lane]:
                 head[lane] = p + 1
             p += 1
@@ -129,28 +177,12 @@ def _walk(
 
 @njit(cache=True)
 def _walk_index(
-    index,
-    heads,
-    lo,
-    hi,
-    correl_filter,
-    cursor,
-    now,
-    row,
-    kind,
-    correl,
-    cnt,
-    counters,
-    state,
-    deadline,
-    lane_of,
-    end_kind,
-    end_row,
-    end_ms,
+    index, heads, lo, hi, correl_filter, cursor, now, row, kind, correl, msgs, depths
 ):  # pragma: no cover
     """Like :func:`_walk` over the matching messages ``index[lo:hi]`` (in delivery order)."""
     if lo >= hi:
         return -1
+    state = msgs.state
     front = True
     for j in range(heads[lo], hi):
         p = index[j]
@@ -164,112 +196,82 @@ def _walk_index(
             continue
         if correl_filter >= 0 and correl[p] != correl_filter:
             continue
-        if deadline[p] > now:
+        if not _is_expired(msgs.deadline[p], now):
             return p
-        _discard(p, kind, row, now, lane_of, state, cnt, counters, end_kind, end_row, end_ms)
+        _discard(p, kind, row, now, msgs, depths)
     return -1
 
 
 @njit(cache=True)
 def _scan_until(
-    upto,
-    part,
-    every,
-    scan_ptr,
-    exp_ptr,
-    end,
-    n_scans,
-    scans,
-    dl_order,
-    deadline,
-    lane_of,
-    state,
-    cnt,
-    counters,
-    end_kind,
-    end_row,
-    end_ms,
+    upto, part, every, scan_ptr, exp_ptr, end, n_scans, scans, dl_order, msgs, depths
 ):  # pragma: no cover
     """Run the scans due at or before ``upto`` (multiples of ``every``), each at its own time.
 
     Returns the two pointers over ``dl_order`` and the number of recorded scans.
     """
+    counters = depths.counters
     limit = (upto // every) * every
     scan_at = -1
     while scan_ptr < end:
         q = dl_order[scan_ptr]
-        d = deadline[q]
-        if d > limit:
+        d = msgs.deadline[q]
+        if not _is_expired(d, limit):
             break
         scan_ptr += 1
-        if state[q] != PRESENT:
+        if msgs.state[q] != PRESENT:
             continue
         at = ((d + every - 1) // every) * every  # the first scan at or after the deadline
         if at != scan_at:
             if scan_at >= 0:
                 n_scans = _record_scan(n_scans, part, scan_at, counters, scans)
             scan_at = at
-            exp_ptr = _count_expired(exp_ptr, end, at, dl_order, deadline, state, counters)
-        _discard(q, BY_SCAN, -1, at, lane_of, state, cnt, counters, end_kind, end_row, end_ms)
+            exp_ptr = _count_expired(exp_ptr, end, at, dl_order, msgs, counters)
+        _discard(q, BY_SCAN, -1, at, msgs, depths)
     if scan_at >= 0:
         n_scans = _record_scan(n_scans, part, scan_at, counters, scans)
     return scan_ptr, exp_ptr, n_scans
 
 
 @njit(cache=True)
-def replay_rows(
-    row_lo,
-    msg_lo,
-    lane_start,
-    maxdepth,
-    interval,
-    until,
-    op,
-    time,
-    handle,
-    cursors,
-    put_pos,
-    put_reason,
-    match_kind,
-    rlo,
-    rhi,
-    rcorrel,
-    deadline,
-    lane_of,
-    correl,
-    dl_order,
-    msg_index,
-    correl_index,
-):  # pragma: no cover
+def replay_rows(parts, rows, inputs, cursors):  # pragma: no cover
     """Replay every partition; see the module docstring for the inputs.
 
+    ``parts``, ``rows``, ``inputs``: :class:`Partitions`, :class:`Rows`, :class:`MessageInputs`.
     ``cursors`` holds the browse cursor of each handle (a message position; -1 or any position
     before the partition's first message: none) and is updated in place.
-    ``until[p]`` is when partition p's replay ends (at or after its last row): scans due up to
-    then still run. Returns per row (reason, found, discarded, depth, expired), per message
+    ``parts.until[p]`` is when partition p's replay ends (at or after its last row): scans due up
+    to then still run. Returns per row (reason, found, discarded, depth, expired), per message
     (end_kind, end_row, end_ms), per partition (depth, expired) at ``until``, and one row
     (part, time, depth, expired) per scan that discarded something.
     """
+    msg_lo, lane_start, dl_order = parts.msg_lo, parts.lane_start, inputs.dl_order
+    op, time, handle, match_kind = rows.op, rows.time, rows.handle, rows.match_kind
     n = len(op)
-    m = len(deadline)
-    n_parts = len(row_lo) - 1
+    m = len(inputs.deadline)
+    n_parts = len(parts.row_lo) - 1
     reason = np.zeros(n, dtype=np.int64)
     found = np.full(n, -1, dtype=np.int64)
     discarded = np.zeros(n, dtype=np.int64)
     depth_out = np.zeros(n, dtype=np.int64)
     expired_out = np.zeros(n, dtype=np.int64)
-    state = np.zeros(m, dtype=np.int8)
-    end_kind = np.zeros(m, dtype=np.int8)
-    end_row = np.full(m, -1, dtype=np.int64)
-    end_ms = np.full(m, -1, dtype=np.int64)
+    msgs = Messages(
+        inputs.deadline,
+        inputs.lane,
+        np.zeros(m, dtype=np.int8),
+        np.zeros(m, dtype=np.int8),
+        np.full(m, -1, dtype=np.int64),
+        np.full(m, -1, dtype=np.int64),
+    )
+    state, deadline = msgs.state, msgs.deadline
     final = np.zeros((n_parts, 2), dtype=np.int64)
     scans = np.zeros((m, 4), dtype=np.int64)
     n_scans = 0
-    msg_heads = np.arange(len(msg_index))
-    correl_heads = np.arange(len(correl_index))
+    msg_heads = np.arange(len(inputs.msg_index))
+    correl_heads = np.arange(len(inputs.correl_index))
     head = np.zeros(LANES, dtype=np.int64)
-    cnt = np.zeros(LANES, dtype=np.int64)
-    counters = np.zeros(3, dtype=np.int64)
+    depths = Depths(np.zeros(LANES, dtype=np.int64), np.zeros(3, dtype=np.int64))
+    cnt, counters = depths.cnt, depths.counters
     for part in range(n_parts):
         m0 = msg_lo[part]
         m1 = msg_lo[part + 1]
@@ -278,18 +280,18 @@ def replay_rows(
             head[lane] = lane_start[base + LANES - 1 - lane]
             cnt[lane] = 0
         counters[:] = 0
-        every = interval[part]
+        every = parts.interval[part]
         exp_ptr = m0
         scan_ptr = m0
         now = -1
-        for i in range(row_lo[part], row_lo[part + 1]):
+        for i in range(parts.row_lo[part], parts.row_lo[part + 1]):
             t = time[i]
             if t != now:
                 # (the helpers are called only when they have work: a call costs more than a row)
                 if (
                     every > 0
                     and scan_ptr < m1
-                    and deadline[dl_order[scan_ptr]] <= t // every * every
+                    and _is_expired(deadline[dl_order[scan_ptr]], t // every * every)
                 ):
                     scan_ptr, exp_ptr, n_scans = _scan_until(
                         t,
@@ -301,30 +303,24 @@ def replay_rows(
                         n_scans,
                         scans,
                         dl_order,
-                        deadline,
-                        lane_of,
-                        state,
-                        cnt,
-                        counters,
-                        end_kind,
-                        end_row,
-                        end_ms,
+                        msgs,
+                        depths,
                     )
-                if exp_ptr < m1 and deadline[dl_order[exp_ptr]] <= t:
-                    exp_ptr = _count_expired(exp_ptr, m1, t, dl_order, deadline, state, counters)
+                if exp_ptr < m1 and _is_expired(deadline[dl_order[exp_ptr]], t):
+                    exp_ptr = _count_expired(exp_ptr, m1, t, dl_order, msgs, counters)
                 now = t
             o = op[i]
             if o == OP_PUT:
-                q = put_pos[i]
-                reason[i] = put_reason[i]
+                q = rows.put_pos[i]
+                reason[i] = rows.put_reason[i]
                 if q >= 0:
-                    if counters[DEPTH] >= maxdepth[part]:
+                    if counters[DEPTH] >= parts.maxdepth[part]:
                         reason[i] = Q_FULL
                         state[q] = GONE
-                        end_kind[q] = REFUSED
+                        msgs.end_kind[q] = REFUSED
                     else:
                         state[q] = PRESENT
-                        cnt[lane_of[q]] += 1
+                        cnt[msgs.lane_of[q]] += 1
                         counters[DEPTH] += 1
                         found[i] = q
             else:
@@ -338,64 +334,37 @@ def replay_rows(
                     cursor = cursors[handle[i]]
                 mk = match_kind[i]
                 if mk == MATCH_NONE:
-                    q = _walk(
-                        m0 if cursor < 0 else cursor + 1,
-                        base,
-                        t,
-                        i,
-                        kind,
-                        lane_start,
-                        head,
-                        cnt,
-                        counters,
-                        state,
-                        deadline,
-                        lane_of,
-                        end_kind,
-                        end_row,
-                        end_ms,
-                    )
+                    start = m0 if cursor < 0 else cursor + 1
+                    q = _walk(start, base, t, i, kind, lane_start, head, msgs, depths)
                 elif mk == MATCH_CORREL:
                     q = _walk_index(
-                        correl_index,
+                        inputs.correl_index,
                         correl_heads,
-                        rlo[i],
-                        rhi[i],
+                        rows.rlo[i],
+                        rows.rhi[i],
                         -1,
                         cursor,
                         t,
                         i,
                         kind,
-                        correl,
-                        cnt,
-                        counters,
-                        state,
-                        deadline,
-                        lane_of,
-                        end_kind,
-                        end_row,
-                        end_ms,
+                        inputs.correl,
+                        msgs,
+                        depths,
                     )
                 else:
                     q = _walk_index(
-                        msg_index,
+                        inputs.msg_index,
                         msg_heads,
-                        rlo[i],
-                        rhi[i],
-                        rcorrel[i] if mk == MATCH_BOTH else -1,
+                        rows.rlo[i],
+                        rows.rhi[i],
+                        rows.rcorrel[i] if mk == MATCH_BOTH else -1,
                         cursor,
                         t,
                         i,
                         kind,
-                        correl,
-                        cnt,
-                        counters,
-                        state,
-                        deadline,
-                        lane_of,
-                        end_kind,
-                        end_row,
-                        end_ms,
+                        inputs.correl,
+                        msgs,
+                        depths,
                     )
                 discarded[i] = counters[DISCARDED]
                 if q < 0:
@@ -403,19 +372,14 @@ def replay_rows(
                 else:
                     found[i] = q
                     if o == OP_GET:
-                        state[q] = GONE
-                        cnt[lane_of[q]] -= 1
-                        counters[DEPTH] -= 1
-                        end_kind[q] = GOT
-                        end_row[q] = i
-                        end_ms[q] = t
+                        _leave(q, GOT, i, t, msgs, depths)
                     else:
                         cursors[handle[i]] = q
             depth_out[i] = counters[DEPTH]
             expired_out[i] = counters[EXPIRED]
         if every > 0:  # the scans between the last row and the end of the replay
             scan_ptr, exp_ptr, n_scans = _scan_until(
-                until[part],
+                parts.until[part],
                 part,
                 every,
                 scan_ptr,
@@ -424,16 +388,10 @@ def replay_rows(
                 n_scans,
                 scans,
                 dl_order,
-                deadline,
-                lane_of,
-                state,
-                cnt,
-                counters,
-                end_kind,
-                end_row,
-                end_ms,
+                msgs,
+                depths,
             )
-        _count_expired(exp_ptr, m1, until[part], dl_order, deadline, state, counters)
+        _count_expired(exp_ptr, m1, parts.until[part], dl_order, msgs, counters)
         final[part, 0] = counters[DEPTH]
         final[part, 1] = counters[EXPIRED]
     return (
@@ -442,9 +400,9 @@ def replay_rows(
         discarded,
         depth_out,
         expired_out,
-        end_kind,
-        end_row,
-        end_ms,
+        msgs.end_kind,
+        msgs.end_row,
+        msgs.end_ms,
         final,
         scans[:n_scans],
     )

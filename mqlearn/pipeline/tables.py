@@ -18,6 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from mqlearn.engine.rule_formulas import is_expired, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline import kernel as K
 from mqlearn.pipeline.arrays import labels, nullable, numbers, runs
@@ -44,13 +45,6 @@ def output_table(name: str, columns: dict[str, Any]) -> pa.Table:
         else:
             arrays.append(values if values.type == field.type else values.cast(field.type))
     return pa.Table.from_arrays(arrays, schema=schema)
-
-
-def remaining_tenths(deadline: np.ndarray, now: np.ndarray) -> np.ndarray:
-    """Expiry as MQGET returns it: remaining tenths rounded up, 0 once the deadline has passed,
-    -1 if unlimited (EXP-11, EXP-12): the engine's ``remaining_tenths``, element by element."""
-    left = np.maximum(deadline - now, 0)
-    return np.where(deadline == K.NEVER, C.MQEI_UNLIMITED, (left + 99) // 100)
 
 
 def _per_part(part: np.ndarray, n_parts: int, where: np.ndarray | None = None) -> np.ndarray:
@@ -174,7 +168,7 @@ class Tables:
         deadline = enc.deadline[pos]
         end_row, end_ms = self.end_row[pos], self.end_ms[pos]
         queued = kind == K.QUEUED
-        expired = deadline <= enc.until[part]
+        expired = is_expired(deadline, enc.until[part])
         outcome = np.select(
             [kind == K.GOT, queued & ~expired, queued & expired],
             [OUTCOMES.index("got"), OUTCOMES.index("live"), OUTCOMES.index("expired")],

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from mqlearn.engine.rule_formulas import is_expired
 from mqlearn.viz import palette
 from mqlearn.viz.history import Life, QueueHistory, history
 from mqlearn.viz.names import Vocabulary
@@ -161,7 +162,7 @@ def timeline_spec(
             if deadline is not None and deadline < stop:
                 expired.add(max(start, deadline), stop, row)
         moments = [("live", life.put_ms)]
-        if deadline is not None and deadline <= t and life.present_at(deadline):
+        if deadline is not None and is_expired(deadline, t) and life.present_at(deadline):
             moments.append(("expired", deadline))
         moments += [(state, when) for state, when in life.marks if when <= t]
         # marks of one lane at the same instant are pulled apart in y, in the order they happened
@@ -349,7 +350,11 @@ def depth_series(lives: Iterable[Life], now: int) -> tuple[np.ndarray, np.ndarra
             changes.append((start, 1, 0))
             if end is not None:
                 changes.append((end, -1, 0))
-            if deadline is not None and deadline <= now and (end is None or deadline < end):
+            if (
+                deadline is not None
+                and is_expired(deadline, now)
+                and (end is None or deadline < end)
+            ):
                 changes.append((max(start, deadline), 0, 1))
                 if end is not None:
                     changes.append((end, 0, -1))

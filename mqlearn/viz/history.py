@@ -18,7 +18,8 @@ from itertools import islice
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
-from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, NEVER, UNCOMMITTED_PUT
+from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, UNCOMMITTED_PUT
+from mqlearn.engine.rule_formulas import NEVER, deadline_of, is_expired, lane, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.viz.labels import labels_for
 
@@ -26,7 +27,6 @@ if TYPE_CHECKING:
     from mqlearn.engine.events import Event
     from mqlearn.engine.qmgr import QueueManager
 
-TENTH_MS = 100
 # How a message leaves the queue, by event kind (and the mark drawn there).
 _LEAVES = {"get": "got", "discard": "discarded", "channel-send": "sent"}
 # Events that only mark a message still on the queue.
@@ -92,9 +92,7 @@ class Life:
     @property
     def expiry(self) -> int:
         """Its Expiry when it arrived on this queue, in tenths (after CAPEXPRY; -1 unlimited)."""
-        if self.deadline is None:
-            return C.MQEI_UNLIMITED
-        return -(-(self.deadline - self.put_ms) // TENTH_MS)
+        return remaining_tenths(NEVER if self.deadline is None else self.deadline, self.put_ms)
 
     @property
     def present(self) -> bool:
@@ -107,7 +105,7 @@ class Life:
 
     def expired_at(self, t: int) -> bool:
         """Eligible for discard at ``t`` (rule EXP-20: now ≥ deadline)."""
-        return self.deadline is not None and self.deadline <= t
+        return self.deadline is not None and is_expired(self.deadline, t)
 
     def close(self, t: int, mark: str) -> None:
         self.spans[-1].end = t
@@ -168,9 +166,8 @@ class QueueHistory:
                 life.reopen(t)
 
     def _arrive(self, seq: int, msg_id: bytes, priority: int, expiry: int | None, t: int) -> None:
-        deadline = None if expiry is None or expiry == C.MQEI_UNLIMITED else t + expiry * TENTH_MS
-        lane = self._lane(priority)
-        self._add(Life(len(self.lives), seq, msg_id, priority, lane, t, deadline))
+        deadline = None if expiry is None or expiry == C.MQEI_UNLIMITED else deadline_of(expiry, t)
+        self._add(Life(len(self.lives), seq, msg_id, priority, self._lane(priority), t, deadline))
 
     def _add(self, life: Life) -> None:
         life.tag = labels_for(self.qm).of(life.seq, life.msg_id)
@@ -178,11 +175,9 @@ class QueueHistory:
         self._by_seq[life.seq] = life
 
     def _lane(self, priority: int) -> int:
-        """The priority the queue orders the message at (DEFPRTY on FIFO, capped at MAXPRTY)."""
+        """The priority the queue orders the message at (rule MD-02)."""
         local = self.qm.local(self.queue)
-        if local.msgdlvsq == "FIFO":
-            return local.defprty
-        return min(priority, self.qm.maxprty)
+        return lane(priority, self.qm.maxprty, local.msgdlvsq == "FIFO", local.defprty)
 
     def reconcile(self) -> None:
         """Take exact deadlines, lanes and states of the messages on the queue now (the same

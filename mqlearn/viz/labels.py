@@ -21,6 +21,7 @@ from mqlearn.viz.names import msg_tag
 if TYPE_CHECKING:
     from mqlearn.engine.events import Event
     from mqlearn.engine.message import Message
+    from mqlearn.engine.ports import QueueManagerPort
     from mqlearn.engine.qmgr import QueueManager
 
 _HEADER_LENGTHS = {
@@ -139,10 +140,10 @@ class Labels:
         self._carried = len(log)
 
 
-_REGISTRY: WeakKeyDictionary[QueueManager, Labels] = WeakKeyDictionary()
+_REGISTRY: WeakKeyDictionary[QueueManagerPort, Labels] = WeakKeyDictionary()
 
 
-def labels_for(qm: QueueManager) -> Labels:
+def labels_for(qm: QueueManagerPort) -> Labels:
     """The labels of ``qm``'s messages, shared by every view of it."""
     found = _REGISTRY.get(qm)
     if found is None:

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqlearn.engine.handle import Queue
+from mqlearn.engine.rule_formulas import deadline_of, is_expired
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, MQWarning
 from mqlearn.mqi.structs import GMO, MD, PMO
@@ -177,7 +178,7 @@ class WorkbenchModel:
         if report:
             line += f", {v.name('Report')} {v.report(report)} to {reply_to_q}"
         if put is not None and put.expiry not in (None, C.MQEI_UNLIMITED):
-            deadline = put.time_ms + put.expiry * 100
+            deadline = deadline_of(put.expiry, put.time_ms)
             line += f"; eligible for discard from {deadline / MS_PER_S:.1f} s"
         if syncpoint:
             line += "; under syncpoint: in CURDEPTH, invisible to gets until MQCMIT (EXP-05)"
@@ -421,7 +422,7 @@ class WorkbenchModel:
     def expired_count(self) -> int:
         """Messages on the queue that have expired but are not discarded yet (EXP-20, EXP-25)."""
         now = self.now_ms
-        return sum(m.deadline <= now for m in self.qm.local(self.queue).store.messages())
+        return sum(is_expired(m.deadline, now) for m in self.qm.local(self.queue).store.messages())
 
     # -- helpers ----------------------------------------------------------------------------------
     def _result(self, line: str) -> str:

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, NEVER, UNCOMMITTED_PUT
-from mqlearn.engine.message import remaining_tenths as _remaining
+from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, UNCOMMITTED_PUT
+from mqlearn.engine.rule_formulas import NEVER, is_expired
+from mqlearn.engine.rule_formulas import remaining_tenths as _remaining
 from mqlearn.viz.history import history
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ def queue_scene(
                     chip(m.seq, labels.remember(m), m.lane, m.priority, deadline, now, state)
                 )
             else:
-                shown.fold(m.lane, m.deadline <= now)
+                shown.fold(m.lane, is_expired(m.deadline, now))
         depth = local.store.depth
     else:
         lives = [life for life in history(qm, queue).at(now) if life.present_at(now)]

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mqlearn.engine.descriptor import message_fields
+from mqlearn.engine.rule_formulas import is_expired
 from mqlearn.mqi import cmqc as C
 from mqlearn.viz import palette
 from mqlearn.viz.labels import labels_for
@@ -125,7 +126,7 @@ def report_inbox_spec(qm: QueueManager, queue: str, last: int = INBOX_ROWS) -> S
         if len(cells) == last:
             continue
         fields = message_fields(message, now, qm.sim)
-        expired = message.deadline <= now
+        expired = is_expired(message.deadline, now)
         state = "expired" if expired else "report" if is_report else "live"
         cells.append(
             [

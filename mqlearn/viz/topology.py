@@ -18,7 +18,7 @@ import anywidget
 import ipywidgets as widgets
 import traitlets
 
-from mqlearn.engine import delivery
+from mqlearn.engine import transmission
 from mqlearn.engine.message import GOT_IN_UOW, NEVER, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.viz.gui import _bundle, _Guarded
@@ -30,6 +30,7 @@ from mqlearn.viz.scene import chip
 if TYPE_CHECKING:
     from mqlearn.engine.channel import Channel
     from mqlearn.engine.message import Message
+    from mqlearn.engine.ports import QueueManagerPort
     from mqlearn.engine.qmgr import QueueManager
 
 MIN_SCALE_TENTHS = 10
@@ -43,7 +44,7 @@ def carry_labels(qms: Sequence[QueueManager]) -> None:
         senders[qm.name].carry(qm.events, senders)
 
 
-def _xqh_chip(qm: QueueManager, m: Message, state: str) -> dict[str, Any]:
+def _xqh_chip(qm: QueueManagerPort, m: Message, state: str) -> dict[str, Any]:
     now = qm.sim.now
     deadline = None if m.deadline == NEVER else m.deadline
     c = chip(m.seq, labels_for(qm).remember(m), m.lane, m.priority, deadline, now, state)
@@ -51,10 +52,10 @@ def _xqh_chip(qm: QueueManager, m: Message, state: str) -> dict[str, Any]:
         c["embedded_expiry"] = remaining_tenths(m.xdeadline, now)
     elif (
         m.field("Format", C.MQFMT_NONE) == C.MQFMT_XMIT_Q_HEADER
-        and len(m.data) >= delivery.XQH_EXPIRY_END
+        and len(m.data) >= transmission.XQH_EXPIRY_END
     ):  # a hand-built MQXQH whose embedded Expiry is not a valid lifetime: shown as it is
         encoding = m.field("Encoding", C.MQENC_NATIVE)
-        c["embedded_expiry"] = delivery.embedded_expiry(m.data, encoding)
+        c["embedded_expiry"] = transmission.embedded_expiry(m.data, encoding)
     return c
 
 

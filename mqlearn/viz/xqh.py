@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from mqlearn.engine import delivery
+from mqlearn.engine import transmission
 from mqlearn.engine.message import remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.headers import MQXQH, XQH_LENGTH
@@ -59,7 +59,7 @@ def xqh_rows(qm: QueueManager, xmitq: str) -> list[XqhRow]:
         encoding = message.field("Encoding", C.MQENC_NATIVE)
         if message.field("Format", C.MQFMT_NONE) != C.MQFMT_XMIT_Q_HEADER:
             continue
-        data = delivery.decrement_embedded(message.data, message, now)
+        data = transmission.decrement_embedded(message.data, message, now)
         if len(data) < XQH_LENGTH:
             continue
         header = MQXQH.unpack(data[:XQH_LENGTH], encoding)

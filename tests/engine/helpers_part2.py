@@ -21,7 +21,7 @@ XQH_LEN = 428
 DLH_LEN = 172
 
 
-def new_qm(
+def qm_with_queues(
     name: str = "QM1",
     sim: mq.Simulation | None = None,
     *,
@@ -29,7 +29,10 @@ def new_qm(
     deadq: str | None = DEAD_Q,
     queues: Iterable[str] = (APP_Q, REPLY_Q),
 ) -> mq.QueueManager:
-    """A queue manager with local ``queues`` and a dead-letter queue (unless ``deadq`` is None)."""
+    """A queue manager with local ``queues`` and a dead-letter queue (unless ``deadq`` is None).
+
+    Its background expiry task runs (EXP-28), unlike ``helpers_part1.new_qm``'s by default.
+    """
     qm = mq.QueueManager(name, sim=sim if sim is not None else mq.Simulation(), profile=profile)
     for qname in queues:
         qm.define_qlocal(qname)
@@ -152,10 +155,10 @@ def set_running(channel: mq.Channel, running: bool) -> None:
 
 def linked_qmgrs(*, latency_ms: int = 0, running: bool = True, qm2_deadq: bool = True) -> Link:
     sim = mq.Simulation()
-    qm1 = new_qm("QM1", sim)
+    qm1 = qm_with_queues("QM1", sim)
     qm1.define_qlocal("QM2", usage="XMITQ")
     qm1.define_qremote("TO.QM2", rname=APP_Q, rqmname="QM2")
-    qm2 = new_qm("QM2", sim, deadq=DEAD_Q if qm2_deadq else None)
+    qm2 = qm_with_queues("QM2", sim, deadq=DEAD_Q if qm2_deadq else None)
     channel = mq.Channel(qm1, qm2, xmitq="QM2", latency_ms=latency_ms)
     set_running(channel, running)
     return Link(sim, qm1, qm2, channel)

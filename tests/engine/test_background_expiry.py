@@ -18,9 +18,9 @@ from tests.engine.helpers_part2 import (
     events,
     get,
     mq_reason,
-    new_qm,
     put,
     put_expiring,
+    qm_with_queues,
     unpack_xqh,
 )
 
@@ -44,7 +44,7 @@ def assert_scanned_at(qm: mq.QueueManager, seconds: int, live: int = 0) -> None:
 
 
 def test_exp28_distributed_scans_every_300_s_without_any_get() -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     put_expiring(qm, expiry=10)
     put(qm, APP_Q, b"live", Expiry=C.MQEI_UNLIMITED)
     assert_scanned_at(qm, 300, live=1)
@@ -54,14 +54,14 @@ def test_exp28_distributed_scans_every_300_s_without_any_get() -> None:
 
 
 def test_exp28_distributed_scans_again_every_interval() -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     advance_to(qm, 301)
     put_expiring(qm, expiry=10)
     assert_scanned_at(qm, 600)
 
 
 def test_exp28_distributed_expryint_zero_disables_the_scan() -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.alter_qmgr(expryint=0)
     put_expiring(qm, expiry=10)
     advance_to(qm, 3600)
@@ -70,7 +70,7 @@ def test_exp28_distributed_expryint_zero_disables_the_scan() -> None:
 
 
 def test_exp28_distributed_expryint_changes_the_interval() -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.alter_qmgr(expryint=60)
     put_expiring(qm, expiry=10)
     assert_scanned_at(qm, 60)
@@ -78,7 +78,7 @@ def test_exp28_distributed_expryint_changes_the_interval() -> None:
 
 def test_exp28_scan_skips_uncommitted_and_locked_messages() -> None:
     """A scan discards expired messages that are committed and unlocked, nothing else."""
-    qm = new_qm()
+    qm = qm_with_queues()
     mq.Queue(qm, APP_Q).put(b"uncommitted", mq.MD(Expiry=10), mq.PMO(Options=C.MQPMO_SYNCPOINT))
     put(qm, APP_Q, b"locked", Expiry=100)
     locker = mq.Queue(qm, APP_Q)
@@ -92,14 +92,14 @@ def test_exp28_scan_skips_uncommitted_and_locked_messages() -> None:
 
 @pytest.mark.parametrize(("profile", "seconds"), [("distributed", 300), ("ibmi", 300), ("zos", 0)])
 def test_exp28_default_expiry_interval_per_profile(profile: str, seconds: int) -> None:
-    assert new_qm(profile=profile).expryint == seconds
+    assert qm_with_queues(profile=profile).expryint == seconds
 
 
 # --- EXP-28, z/OS -----------------------------------------------------------------------------
 
 
 def test_exp28_zos_no_scan_by_default() -> None:
-    qm = new_qm(profile="zos")
+    qm = qm_with_queues(profile="zos")
     put_expiring(qm, expiry=10)
     advance_to(qm, 3600)
     assert qm.curdepth(APP_Q) == 1
@@ -107,7 +107,7 @@ def test_exp28_zos_no_scan_by_default() -> None:
 
 
 def test_exp28_zos_expryint_scans_every_interval() -> None:
-    qm = new_qm(profile="zos")
+    qm = qm_with_queues(profile="zos")
     qm.alter_qmgr(expryint=30)
     put_expiring(qm, expiry=10)
     assert_scanned_at(qm, 30)
@@ -125,7 +125,7 @@ ZOS_QUEUES = ("APP.A", "APP.B", "OTHER.Q")
 @pytest.fixture
 def zos_with_expired() -> mq.QueueManager:
     """z/OS, no EXPRYINT: on each queue two expired messages and one live one."""
-    qm = new_qm(profile="zos", queues=(*ZOS_QUEUES, REPLY_Q))
+    qm = qm_with_queues(profile="zos", queues=(*ZOS_QUEUES, REPLY_Q))
     for qname in ZOS_QUEUES:
         put(qm, qname, b"old 1", Expiry=10)
         put(qm, qname, b"old 2", Expiry=10)
@@ -154,7 +154,7 @@ def test_exp28_zos_refresh_expiry_default_is_every_queue(
 
 @pytest.mark.parametrize("profile", ["distributed", "ibmi"])
 def test_exp28_refresh_expiry_is_zos_only(profile: str) -> None:
-    qm = new_qm(profile=profile)
+    qm = qm_with_queues(profile=profile)
     assert mq_reason(lambda: qm.refresh_expiry("APP.*")) == C.MQRC_FUNCTION_NOT_SUPPORTED
 
 
@@ -163,7 +163,7 @@ def test_exp28_refresh_expiry_is_zos_only(profile: str) -> None:
 
 def test_exp28_ibmi_scans_every_300s() -> None:
     """The same internal expiry task as distributed: the first scan at 300 s, without any get."""
-    qm = new_qm(profile="ibmi")
+    qm = qm_with_queues(profile="ibmi")
     put_expiring(qm, expiry=10)
     put(qm, APP_Q, b"live", Expiry=C.MQEI_UNLIMITED)
     assert_scanned_at(qm, 300, live=1)
@@ -174,7 +174,7 @@ def test_exp28_ibmi_scans_every_300s() -> None:
 
 
 def test_exp28_ibmi_scans_again_every_300s() -> None:
-    qm = new_qm(profile="ibmi")
+    qm = qm_with_queues(profile="ibmi")
     advance_to(qm, 301)
     put_expiring(qm, expiry=10)
     assert_scanned_at(qm, 600)
@@ -183,7 +183,7 @@ def test_exp28_ibmi_scans_again_every_300s() -> None:
 
 def test_exp28_ibmi_alter_qmgr_expryint_sets_the_interval_from_the_alter() -> None:
     """ALTER at 100 s to 60 s: scans at 160, 220 and 280 s, none at 300 s (the old schedule)."""
-    qm = new_qm(profile="ibmi")
+    qm = qm_with_queues(profile="ibmi")
     put_expiring(qm, expiry=10)
     advance_to(qm, 100)
     qm.alter_qmgr(expryint=60)
@@ -194,7 +194,7 @@ def test_exp28_ibmi_alter_qmgr_expryint_sets_the_interval_from_the_alter() -> No
 
 
 def test_exp28_ibmi_expryint_zero_disables_the_scan() -> None:
-    qm = new_qm(profile="ibmi")
+    qm = qm_with_queues(profile="ibmi")
     qm.alter_qmgr(expryint=0)
     put_expiring(qm, expiry=10)
     advance_to(qm, 3600)
@@ -204,7 +204,7 @@ def test_exp28_ibmi_expryint_zero_disables_the_scan() -> None:
 
 @pytest.mark.parametrize("bad", [-1, 100_000_000, 1.5])
 def test_exp28_ibmi_expryint_range_as_distributed(bad: object) -> None:
-    qm = new_qm(profile="ibmi")
+    qm = qm_with_queues(profile="ibmi")
     with pytest.raises(ValueError, match=r"EXPRYINT must be seconds in 0\.\.99999999"):
         qm.alter_qmgr(expryint=bad)  # type: ignore[arg-type]
     assert qm.expryint == 300
@@ -215,7 +215,7 @@ def test_exp28_ibmi_expryint_range_as_distributed(bad: object) -> None:
 
 @pytest.mark.parametrize(("expiry", "stored"), [(C.MQEI_UNLIMITED, 50), (100, 50), (30, 30)])
 def test_exp06_capexpry_on_local_queue(expiry: int, stored: int) -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.define_qlocal("CAPPED", capexpry=50)
     md = put(qm, "CAPPED", Expiry=expiry)
     assert md.Expiry == expiry, "Expiry is input-only: the put does not rewrite md.Expiry"
@@ -223,7 +223,7 @@ def test_exp06_capexpry_on_local_queue(expiry: int, stored: int) -> None:
 
 
 def test_exp06_capped_message_expires_at_the_cap() -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.define_qlocal("CAPPED", capexpry=50)
     put(qm, "CAPPED", Expiry=C.MQEI_UNLIMITED)
     qm.sim.advance(seconds=6)
@@ -237,7 +237,7 @@ def test_exp06_capped_message_expires_at_the_cap() -> None:
 def test_exp06_lowest_cap_on_alias_path_wins(
     alias_cap: int | str | None, local_cap: int | str | None, stored: int
 ) -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.define_qlocal("CAPPED", capexpry=local_cap)
     qm.define_qalias("ALIAS.CAPPED", target="CAPPED", capexpry=alias_cap)
     put(qm, "ALIAS.CAPPED", Expiry=C.MQEI_UNLIMITED)
@@ -251,7 +251,7 @@ def test_exp06_lowest_cap_on_alias_path_wins(
 def test_exp06_cap_on_remote_definition_and_xmitq(
     remote_cap: int | None, xmitq_cap: int | None, stored: int
 ) -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.define_qlocal("QM2", usage="XMITQ", capexpry=xmitq_cap)
     qm.define_qremote("TO.QM2", rname=APP_Q, rqmname="QM2", capexpry=remote_cap)
     md = put(qm, "TO.QM2", Expiry=C.MQEI_UNLIMITED)
@@ -261,7 +261,7 @@ def test_exp06_cap_on_remote_definition_and_xmitq(
 
 
 def test_exp06_altering_capexpry_leaves_queued_messages_alone() -> None:
-    qm = new_qm()
+    qm = qm_with_queues()
     qm.define_qlocal("CAPPED", capexpry=50)
     put(qm, "CAPPED", b"capped", Expiry=C.MQEI_UNLIMITED)
     put(qm, APP_Q, b"uncapped", Expiry=C.MQEI_UNLIMITED)

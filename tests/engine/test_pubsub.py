@@ -25,7 +25,7 @@ from tests.engine.helpers_part2 import (
     events,
     get,
     get_reason,
-    new_qm,
+    qm_with_queues,
     unpack_dlh,
 )
 
@@ -35,7 +35,7 @@ QUEUES = ("SUB.A", "SUB.B")
 
 def pubsub_qm(*, deadq: str | None = DEAD_Q, **topic_attrs: Any) -> mq.QueueManager:
     """QM1 with topic object PRICES (``prices``) and subscriptions A, B on ``prices/eur``."""
-    qm = new_qm(queues=(*QUEUES, REPLY_Q), deadq=deadq)
+    qm = qm_with_queues(queues=(*QUEUES, REPLY_Q), deadq=deadq)
     qm.define_topic("PRICES", topicstr="prices", **topic_attrs)
     qm.define_sub("A", topicstr=TOPIC, dest="SUB.A")
     qm.define_sub("B", topicstr=TOPIC, dest="SUB.B")
@@ -315,6 +315,23 @@ def test_eip05_subscription_definitions() -> None:
         qm.delete_sub("B")
     with pytest.raises(ValueError, match="DEFPRTY"):
         qm.define_topic("BAD", topicstr="bad", defprty=10)
+
+
+def test_eip05_delete_topic_keeps_subscriptions_and_drops_the_objects_attributes() -> None:
+    """DELETE TOPIC (docs/patterns.md): subscriptions made through the object keep their topic
+    string and still receive publications; the object's attributes no longer apply (CAPEXPRY
+    falls back to SYSTEM.BASE.TOPIC's NOLIMIT); the name is gone (2085 on a second delete)."""
+    qm = pubsub_qm(capexpry=50)
+    qm.define_sub("C", topicobj="PRICES", topicstr="eur", dest="SUB.A")
+    assert qm.topic_attributes(TOPIC).capexpry == 50
+    qm.delete_topic("PRICES")
+    assert "PRICES" not in qm.topics
+    assert qm.subscriptions["C"].topicstr == TOPIC
+    assert qm.topic_attributes(TOPIC).capexpry is None
+    publish(qm, Expiry=600)
+    assert [browse_md(qm, q).Expiry for q in QUEUES] == [600, 600]
+    with raises_reason(C.MQRC_UNKNOWN_OBJECT_NAME):
+        qm.delete_topic("PRICES")
 
 
 # --- copies that cannot be delivered (PMSGDLV / NPMSGDLV / USEDLQ) ----------------------------

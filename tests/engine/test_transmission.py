@@ -23,10 +23,10 @@ from tests.engine.helpers_part2 import (
     linked_qmgrs,
     mq_reason,
     name,
-    new_qm,
     put,
     put_expiring,
     put_xmit,
+    qm_with_queues,
     set_running,
     unpack_xqh,
     xqh_message,
@@ -35,7 +35,7 @@ from tests.engine.helpers_part2 import (
 
 def qm_with_xmitq(profile: str = "distributed", usage: str = "XMITQ") -> mq.QueueManager:
     """QM1 with a queue named QM2 (a transmission queue unless ``usage`` says otherwise)."""
-    qm = new_qm(profile=profile)
+    qm = qm_with_queues(profile=profile)
     qm.define_qlocal("QM2", usage=usage)
     return qm
 
@@ -185,13 +185,13 @@ def test_xqh06_report_travels_back_from_an_intermediate_qmgr() -> None:
     """QM1 -> QM2 -> QM3: the message expires on QM2's transmission queue QM3 (channel stopped);
     QM2 discards it and sends the report back over its channel to QM1's REPLY.Q."""
     sim = mq.Simulation()
-    qm1 = new_qm("QM1", sim)
+    qm1 = qm_with_queues("QM1", sim)
     qm1.define_qlocal("QM2", usage="XMITQ")
     qm1.define_qremote("TO.QM3", rname=APP_Q, rqmname="QM3", xmitq="QM2")
-    qm2 = new_qm("QM2", sim)
+    qm2 = qm_with_queues("QM2", sim)
     qm2.define_qlocal("QM3", usage="XMITQ")
     qm2.define_qlocal("QM1", usage="XMITQ")
-    qm3 = new_qm("QM3", sim)
+    qm3 = qm_with_queues("QM3", sim)
     set_running(mq.Channel(qm1, qm2, xmitq="QM2"), True)
     set_running(mq.Channel(qm2, qm1, xmitq="QM1"), True)
     onward = mq.Channel(qm2, qm3, xmitq="QM3")

@@ -1,0 +1,160 @@
+"""Messages the queue manager generates: dead letters and trigger messages, and where they go.
+
+:func:`send` puts a generated message at its destination and, when that fails, falls back as IBM
+describes: reply queue → dead-letter queue → thrown away (rule RPT-06). :func:`dead_letter` puts a
+message behind an MQDLH on the dead-letter queue (DLQ-01); :func:`maybe_trigger` makes the trigger
+message an arrival calls for (TRG-01..03). Expiration reports are built where the discard that
+causes them happens (:mod:`mqlearn.engine.mqget`). Each function reaches the queue manager through
+:class:`~mqlearn.engine.ports.QueueManagerPort`.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mqlearn.engine.message import GOT_IN_UOW, Message
+from mqlearn.engine.rule_formulas import NEVER, queued_priority
+from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.errors import MQMIError, reason_name
+from mqlearn.mqi.headers import MQDLH, MQTM
+
+if TYPE_CHECKING:
+    from mqlearn.engine.objects import QLocal
+    from mqlearn.engine.ports import QueueManagerPort
+
+
+def send(
+    qm: QueueManagerPort,
+    qmgr: str,
+    queue: str,
+    data: bytes,
+    fields: dict[str, Any],
+    ctx: dict[str, Any],
+    deadline: int,
+    in_uow: bool = False,
+) -> str:
+    """Put a generated message at (queue, qmgr); on failure dead-letter it, else throw it away.
+
+    Returns a sentence saying where it went (for the event log). ``in_uow``: a trigger message
+    put in the open unit of work (rule TRG-03).
+    """
+    try:
+        route = qm.route_to(qmgr, queue)
+        qm.deliver(
+            route,
+            data,
+            fields,
+            deadline=deadline,
+            ctx=ctx,
+            msgid=fields.get("MsgId"),
+            in_uow=in_uow,
+        )
+        if in_uow:
+            return f"put to {queue} at {qmgr or qm.name} in the unit of work"
+        return f"sent to {queue} at {qmgr or qm.name}"
+    except MQMIError as error:
+        reason = error.reason
+    if dead_letter(qm, data, fields, ctx, deadline, reason, queue, qmgr or qm.name, in_uow):
+        return f"{queue} refused it ({reason_name(reason)}): put on dead-letter queue {qm.deadq}"
+    return (
+        f"{queue} refused it ({reason_name(reason)}) and no dead-letter queue took it: thrown away"
+    )
+
+
+def dead_letter(
+    qm: QueueManagerPort,
+    data: bytes,
+    fields: dict[str, Any],
+    ctx: dict[str, Any],
+    deadline: int,
+    reason: int,
+    dest_q: str,
+    dest_qmgr: str,
+    in_uow: bool = False,
+) -> bool:
+    """Put a message on the dead-letter queue behind an MQDLH, keeping its deadline (DLQ-01).
+
+    The MQDLH is in the queue manager's encoding and character set (the dead letter's MD says so:
+    MQENC_NATIVE, MQCCSI_Q_MGR, which the put turns into the CCSID, rule MD-04); its own
+    CodedCharSetId is the original data's.
+    """
+    if not qm.deadq:
+        return False
+    date, time = qm.sim.stamp(qm.sim.now)
+    ccsid = fields.get("CodedCharSetId", C.MQCCSI_Q_MGR)
+    if ccsid in (C.MQCCSI_Q_MGR, C.MQCCSI_INHERIT):
+        ccsid = qm.ccsid
+    header = MQDLH(
+        Reason=reason,
+        DestQName=dest_q,
+        DestQMgrName=dest_qmgr,
+        Encoding=fields.get("Encoding", C.MQENC_NATIVE),
+        CodedCharSetId=ccsid,
+        Format=fields.get("Format", C.MQFMT_NONE),
+        PutApplType=C.MQAT_QMGR,
+        PutApplName=qm.name[:28],
+        PutDate=date,
+        PutTime=time,
+    )
+    dlq_fields = {
+        **fields,
+        "Format": C.MQFMT_DEAD_LETTER_HEADER,
+        "Encoding": C.MQENC_NATIVE,
+        "CodedCharSetId": C.MQCCSI_Q_MGR,
+    }
+    try:
+        message = qm.deliver(
+            qm.route(qm.deadq),
+            header.pack(C.MQENC_NATIVE) + data,
+            dlq_fields,
+            deadline=deadline,
+            ctx=ctx,
+            msgid=fields.get("MsgId"),
+            in_uow=in_uow,
+        )
+    except MQMIError:
+        return False
+    qm.log(qm.deadq, "dead-letter", message, reason_name(reason), reason, f"meant for {dest_q}")
+    return True
+
+
+# -- triggers (rules TRG-01, TRG-02, TRG-03) -------------------------------------------------------
+def maybe_trigger(
+    qm: QueueManagerPort, local: QLocal, message: Message, in_uow: bool = False
+) -> None:
+    """Generate a trigger message if this arrival meets the queue's trigger condition.
+
+    ``in_uow``: the message was put in the open unit of work. The condition is evaluated now,
+    counting uncommitted messages, and the trigger message is put in the same unit of work: it
+    becomes available when the unit of work ends, committed or backed out (rule TRG-03).
+    """
+    kind = local.trigtype
+    if (
+        not local.initq
+        or kind == "NONE"
+        or queued_priority(message.priority, qm.maxprty) < local.trigmpri
+    ):
+        return
+    if local.trigmpri == 0:
+        count = local.store.depth  # expired, undiscarded messages count (TRG-02)
+    else:
+        count = sum(
+            1
+            for m in local.store.messages()
+            if m.state != GOT_IN_UOW and queued_priority(m.priority, qm.maxprty) >= local.trigmpri
+        )
+    if kind == "FIRST" and count != 1:
+        return
+    if kind == "DEPTH":
+        if count < local.trigdpth:
+            return
+        local.trigger = False  # as MQ does: the application switches triggering back on
+    data = MQTM(QName=local.name, ProcessName=local.process, TriggerData=local.trigdata).pack()
+    fields = {
+        "Format": C.MQFMT_TRIGGER,
+        "MsgType": C.MQMT_DATAGRAM,
+        "Persistence": C.MQPER_NOT_PERSISTENT,
+    }
+    ctx = qm.qmgr_context()
+    where = send(qm, qm.name, local.initq, data, fields, ctx, NEVER, in_uow)  # TRG-01
+    qm.log(local.name, "trigger", message, kind.lower(), detail=where)

@@ -1,0 +1,303 @@
+"""MQGET, read top to bottom: the walk to the message, the expired messages it discards on the
+way, and the expiration reports those discards send.
+
+A get (:func:`get`) asks the queue's store (:mod:`mqlearn.engine.store`) for the first message it
+may return; the store hands back the expired messages it met before it (rules EXP-21..24), and
+:func:`discard` removes each one and sends the expiration report it asked for
+(:func:`expiration_report`, rules RPT-01..07). The report is put by the queue manager like any
+message it generates (:func:`mqlearn.engine.generated.send`). The queue manager is reached through
+:class:`~mqlearn.engine.ports.QueueManagerPort`; browse, lock, cursor, wait and syncpoint are in
+docs/engine.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from mqlearn.engine.descriptor import CONTEXT_FIELDS, IDENTITY_FIELDS, fill_md, md_extension
+from mqlearn.engine.generated import dead_letter, send
+from mqlearn.engine.message import AVAILABLE, REMOVED, Message
+from mqlearn.engine.rule_formulas import NEVER, deadline_of, is_expired
+from mqlearn.engine.transmission import decrement_embedded, original
+from mqlearn.engine.validate import (
+    BROWSE_OPTIONS,
+    SYNC_DEFAULT,
+    SYNC_IF_PERSISTENT,
+    SYNC_NO,
+    SYNC_YES,
+    GetOptions,
+    check_gmo,
+    fail,
+)
+from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.errors import MQMIError
+from mqlearn.mqi.headers import leading_headers_length
+from mqlearn.mqi.structs import GMO, MD
+
+if TYPE_CHECKING:
+    from mqlearn.engine.handle import Queue
+    from mqlearn.engine.objects import QLocal
+    from mqlearn.engine.ports import QueueManagerPort
+
+REPORT_DATA_BYTES = 100  # _WITH_DATA reports carry the first 100 bytes of application data
+PASSED_EXPIRY_TENTHS = 600  # MQRO_PASS_DISCARD_AND_EXPIRY: an expiration report lives 60 s
+_NO_GMO = GMO()  # stands for "gmo=None"; never written to
+_MI_NONE = C.MQMI_NONE
+_CI_NONE = C.MQCI_NONE
+
+
+# -- MQGET -----------------------------------------------------------------------------------------
+def get(
+    qm: QueueManagerPort,
+    handle: Queue,
+    local: QLocal,
+    max_length: int | None,
+    md: MD | None,
+    gmo: GMO | None,
+) -> bytes:
+    """MQGET on an open handle (browse, lock, cursor, wait, syncpoint: docs/engine.md)."""
+    if md is None:
+        md = MD()
+    elif type(md) is not MD:
+        raise TypeError(f"md must be an mqlearn MD, got {type(md).__name__}")
+    if gmo is None:
+        gmo = _NO_GMO
+    elif type(gmo) is not GMO:
+        raise TypeError(f"gmo must be an mqlearn GMO, got {type(gmo).__name__}")
+    if max_length is not None and (type(max_length) is not int or max_length < 0):
+        raise ValueError(f"max_length must be a non-negative int or None, got {max_length!r}")
+    try:
+        opts = check_gmo(gmo)
+        if local.get == "DISABLED":
+            raise fail(C.MQRC_GET_INHIBITED, f"{local.name} is GET(DISABLED)")
+        if opts.unlock:
+            _unlock(handle)
+            handle.last_comp, handle.last_reason = C.MQCC_OK, C.MQRC_NONE
+            return b""
+        message = _find(qm, handle, local, md, opts)
+        if message is None:
+            message = _wait(qm, handle, local, md, opts)
+        now = qm.sim.now
+        data = message.data
+        if message.xdeadline is not None:  # rules XQH-03, XQH-05
+            data = decrement_embedded(data, message, now)
+        extension = None
+        if message.extra is not None and md.Version < C.MQMD_VERSION_2:
+            mde = md_extension(message)  # rule MD-07
+            if mde is not None:
+                data = mde + data
+                extension = qm.ccsid  # the MQMDE is in the queue manager's CCSID
+        warning = 0
+        if max_length is not None and len(data) > max_length:
+            if not opts.accept_truncated:
+                fill_md(md, message, now, qm.sim, extension)
+                raise MQMIError(
+                    C.MQCC_WARNING,
+                    C.MQRC_TRUNCATED_MSG_FAILED,
+                    f"message is {len(data)} bytes, buffer {max_length}",
+                )
+            data, warning = data[:max_length], C.MQRC_TRUNCATED_MSG_ACCEPTED
+    except MQMIError as error:
+        cause = "browse" if gmo.Options & BROWSE_OPTIONS else "get"
+        qm.log(local.name, "failed", cause=cause, reason=error.reason, detail=error.detail)
+        raise
+    fill_md(md, message, now, qm.sim, extension)
+    if opts.browse:
+        handle.cursor_message = message
+        if opts.lock:
+            handle.lock(message)
+        qm.log(local.name, "browse", message, "lock" if opts.lock else "")
+    else:
+        if message.locker is not None:
+            handle.locked = message.locker = None
+        sync = opts.sync
+        if sync == SYNC_DEFAULT:
+            sync = SYNC_YES if qm.profile == "zos" else SYNC_NO
+        elif sync == SYNC_IF_PERSISTENT:
+            sync = SYNC_YES if md.Persistence == C.MQPER_PERSISTENT else SYNC_NO
+        if sync == SYNC_YES:
+            local.store.hold(message)
+            qm.enlist("get", local, message)
+            qm.log(local.name, "get", message, "syncpoint")
+        else:
+            local.store.remove(message)
+            qm.log(local.name, "get", message)
+    handle.last_reason = warning
+    handle.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
+    return data
+
+
+def _find(
+    qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions
+) -> Message | None:
+    """The message this call would return, discarding expired ones met on the way."""
+    if opts.position:
+        if opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
+            return _under_cursor(qm, handle, local)
+        if opts.browse == C.MQGMO_BROWSE_FIRST:  # back before the first message, found or not
+            handle.cursor_message = None
+        cursor = handle.cursor_message
+        after = None if cursor is None else (cursor.lane, cursor.seq)
+    else:
+        after = None
+    msgid = md.MsgId if opts.match_msgid else None
+    if msgid == _MI_NONE:
+        msgid = None
+    correlid = md.CorrelId if opts.match_correlid else None
+    if correlid == _CI_NONE:
+        correlid = None
+    if msgid is None and correlid is None and after is None:
+        message, expired = local.store.first_live(qm.sim.now, handle)
+    else:
+        message, expired = local.store.first_live_matching(
+            qm.sim.now, handle, msgid, correlid, after
+        )
+    if expired:
+        cause = "browse" if opts.browse else "get"
+        for old in expired:
+            discard(qm, local, old, cause)
+    return message
+
+
+def _under_cursor(qm: QueueManagerPort, handle: Queue, local: QLocal) -> Message:
+    message = handle.cursor_message
+    if message is None or message.state != AVAILABLE:
+        raise fail(C.MQRC_NO_MSG_UNDER_CURSOR, "no message under the browse cursor")
+    if is_expired(message.deadline, qm.sim.now):  # rule LCK-01
+        discard(qm, local, message, "cursor")
+        raise fail(
+            C.MQRC_NO_MSG_UNDER_CURSOR, "the message under the cursor expired and was discarded"
+        )
+    return message
+
+
+def _wait(qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions) -> Message:
+    """MQGMO_WAIT on the virtual clock: run scheduled actions until a message is there."""
+    sim = qm.sim
+    wait = opts.wait_ms
+    if wait is None or opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
+        raise fail(C.MQRC_NO_MSG_AVAILABLE, _nothing(local))
+    until = None if wait == C.MQWI_UNLIMITED else sim.now + wait
+    while True:
+        nxt = sim.peek(include_daemons=until is not None)
+        if nxt is None and until is None:
+            raise fail(C.MQRC_NO_MSG_AVAILABLE, "unlimited wait: nothing else can happen")
+        last = until is not None and (nxt is None or nxt > until)
+        step_to = until if last else nxt
+        assert step_to is not None
+        sim.run_until(step_to)
+        message = _find(qm, handle, local, md, opts)
+        if message is not None:
+            return message
+        if last:
+            raise fail(C.MQRC_NO_MSG_AVAILABLE, f"waited {wait} ms: " + _nothing(local))
+
+
+def _nothing(local: QLocal) -> str:
+    depth = local.store.depth
+    return f"no live message on {local.name} (CURDEPTH {depth})" if depth else "queue is empty"
+
+
+def _unlock(handle: Queue) -> None:
+    """MQGMO_UNLOCK; 2209 (a warning) when no message is locked: none was, or the locked one
+    has left the queue since (rule LCK-02: expired and discarded under the cursor, or got)."""
+    locked = handle.locked
+    if locked is None:
+        raise MQMIError(C.MQCC_WARNING, C.MQRC_NO_MSG_LOCKED, "this handle holds no lock")
+    handle.locked = None
+    if locked.state == REMOVED or locked.locker is not handle:
+        raise MQMIError(
+            C.MQCC_WARNING,
+            C.MQRC_NO_MSG_LOCKED,
+            "the message this handle locked is no longer on the queue: no message is locked",
+        )
+    locked.locker = None
+
+
+# -- discards and expiration reports --------------------------------------------------------------
+def discard(qm: QueueManagerPort, local: QLocal, message: Message, cause: str) -> None:
+    """Discard an expired message and send its expiration report (rules EXP-21, RPT-02, EXP-29).
+
+    Never part of a unit of work: a message got earlier in the open unit of work is not
+    involved, and the report is put at once.
+    """
+    local.store.remove(message)
+    qm.log(local.name, "discard", message, cause)
+    if qm.expired_action == "dead-letter" and local.name != qm.deadq:
+        _dead_letter_expired(qm, local, message)
+    if message.extra is not None:  # Report and Format live there when not initial values
+        expiration_report(qm, local, message)
+
+
+def _dead_letter_expired(qm: QueueManagerPort, local: QLocal, message: Message) -> None:
+    """EIP-04 "dead-letter": the expired message goes to DEADQ behind an MQDLH whose Reason
+    is MQFB_EXPIRATION, with an unlimited lifetime there (so it is kept, not expired again).
+    Without a DEADQ that takes it, it is simply discarded, as IBM MQ does."""
+    fields, data, _, header = original(qm, message)
+    dest_q, dest_qmgr = local.name, qm.name
+    if header is not None:
+        dest_q, dest_qmgr = header.RemoteQName, header.RemoteQMgrName
+    ctx = {name: fields[name] for name in CONTEXT_FIELDS}
+    dead_letter(qm, data, fields, ctx, NEVER, C.MQFB_EXPIRATION, dest_q, dest_qmgr)
+
+
+def expiration_report(qm: QueueManagerPort, local: QLocal, message: Message) -> None:
+    """Send the expiration report a discarded message asked for (RPT-01..07); never in a UOW."""
+    wrapped = message.field("Format", "") == C.MQFMT_XMIT_Q_HEADER
+    if not wrapped and not message.field("Report", 0) & C.MQRO_EXPIRATION_WITH_FULL_DATA:
+        return  # the common case, decided without building the descriptor
+    fields, data, _, _ = original(qm, message)
+    where = send_expiration_report(qm, fields, data, qm.qmgr_context)
+    if where is not None:
+        qm.log(local.name, "report", message, "expiration", detail=where)
+
+
+def send_expiration_report(
+    qm: QueueManagerPort,
+    fields: dict[str, Any],
+    data: bytes,
+    context: Callable[[dict[str, Any]], dict[str, Any]],
+) -> str | None:
+    """Build and send the expiration report ``fields`` asks for; None when it asks for none.
+
+    ``context`` gives the report's context from the original's identity fields: the queue
+    manager's own (PutApplType MQAT_QMGR) when it discards, an application's otherwise (RPT-08).
+    Returns where the report went.
+    """
+    report = fields["Report"]
+    level = report & C.MQRO_EXPIRATION_WITH_FULL_DATA
+    if not level:
+        return None
+    if level == C.MQRO_EXPIRATION:
+        body = b""
+    elif level == C.MQRO_EXPIRATION_WITH_DATA:
+        body = data[: leading_headers_length(data, fields["Format"]) + REPORT_DATA_BYTES]
+    else:
+        body = data
+    passing = bool(report & C.MQRO_PASS_DISCARD_AND_EXPIRY)
+    report_fields = {
+        "Version": C.MQMD_VERSION_2,
+        "Report": C.MQRO_DISCARD_MSG if passing and report & C.MQRO_DISCARD_MSG else C.MQRO_NONE,
+        "MsgType": C.MQMT_REPORT,
+        "Feedback": C.MQFB_EXPIRATION,
+        "Encoding": fields["Encoding"],
+        "CodedCharSetId": fields["CodedCharSetId"],
+        "Format": fields["Format"],
+        "Priority": fields["Priority"],
+        "Persistence": fields["Persistence"],
+        "MsgId": fields["MsgId"] if report & C.MQRO_PASS_MSG_ID else qm.new_msgid(),
+        "CorrelId": fields["CorrelId"] if report & C.MQRO_PASS_CORREL_ID else fields["MsgId"],
+        "ReplyToQ": "",
+        "ReplyToQMgr": qm.name,
+        "GroupId": fields["GroupId"],
+        "MsgSeqNumber": fields["MsgSeqNumber"],
+        "Offset": fields["Offset"],
+        "MsgFlags": fields["MsgFlags"],
+        "OriginalLength": (
+            fields["OriginalLength"] if fields["OriginalLength"] != C.MQOL_UNDEFINED else len(data)
+        ),
+    }
+    ctx = context({name: fields[name] for name in IDENTITY_FIELDS})
+    deadline = deadline_of(PASSED_EXPIRY_TENTHS, qm.sim.now) if passing else NEVER
+    return send(qm, fields["ReplyToQMgr"], fields["ReplyToQ"], body, report_fields, ctx, deadline)
