@@ -99,6 +99,19 @@ def spec_for(events: int, queues: int) -> Any:
     return TraceSpec(seed=SEED, events=events, queues=queues, qmgrs=QMGRS, hours=HOURS)
 
 
+def tree_cpu() -> float:
+    """CPU seconds (user + system) used so far by this process and its live descendants (the
+    JVM and Spark's Python workers): less sensitive than wall time to other work on the machine."""
+    total = 0.0
+    for process in [psutil.Process(), *psutil.Process().children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+    return total
+
+
 def child_generate(directory: Path, events: int, queues: int) -> dict[str, Any]:
     from mqlearn.pipeline.generate import generate
     from mqlearn.pipeline.spark import session
@@ -118,12 +131,12 @@ def child_single(directory: Path, out: Path) -> dict[str, Any]:
     from mqlearn.pipeline import OUTPUT_COLUMNS, TRACE_COLUMNS, replay_local
     from mqlearn.pipeline.spark import arrow_schema, arrow_to_pandas
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), tree_cpu()
     trace = arrow_to_pandas(pq.read_table(directory / "trace"), TRACE_COLUMNS)
     queues = pq.read_table(directory / "queues").to_pandas()
-    read_s = time.perf_counter() - start
+    read_s, cpu = time.perf_counter() - start, tree_cpu() - cpu
     replay_local(trace.head(1000), queues)  # load the compiled kernel before timing
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), tree_cpu() - cpu
     result = replay_local(trace, queues)
     replay_s = time.perf_counter() - start
     start = time.perf_counter()
@@ -131,13 +144,14 @@ def child_single(directory: Path, out: Path) -> dict[str, Any]:
     for name, frame in result.tables().items():
         table = pa.Table.from_pandas(frame, schema=arrow_schema(OUTPUT_COLUMNS[name]))
         pq.write_table(table, out / f"{name}.parquet")
-    write_s = time.perf_counter() - start
+    write_s, cpu = time.perf_counter() - start, tree_cpu() - cpu
     return {
         "rows": len(trace),
         "read_s": read_s,
         "replay_s": replay_s,
         "write_s": write_s,
         "seconds": read_s + replay_s + write_s,
+        "cpu_s": cpu,
     }
 
 
@@ -163,9 +177,9 @@ def child_stream(directory: Path, out: Path) -> dict[str, Any]:
     from mqlearn.pipeline.stream import BATCH_ROWS, replay_files
 
     replay_files(warm_up_trace(directory, out), directory / "queues", out / "warm-up-out")
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), tree_cpu()
     result = replay_files(directory / "trace", directory / "queues", out / "replay")
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, tree_cpu() - cpu
     return {
         "rows": result.input_rows,
         "accepted": result.accepted,
@@ -174,6 +188,7 @@ def child_stream(directory: Path, out: Path) -> dict[str, Any]:
         "batch_rows": BATCH_ROWS,
         "regrouped": result.regrouped,
         "seconds": seconds,
+        "cpu_s": cpu,
         "max_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
     }
 
@@ -190,9 +205,9 @@ def child_spark(directory: Path, out: Path) -> dict[str, Any]:
     start = time.perf_counter()
     replay_spark(spark, warm_up_trace(directory, out), directory / "queues", out / "warm-up-out")
     warm_up_s = time.perf_counter() - start
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), tree_cpu()
     result = replay_spark(spark, directory / "trace", directory / "queues", out / "replay")
-    replay_s = time.perf_counter() - start
+    replay_s, cpu = time.perf_counter() - start, tree_cpu() - cpu
     spark.stop()
     return {
         "rows": result.input_rows,
@@ -202,6 +217,7 @@ def child_spark(directory: Path, out: Path) -> dict[str, Any]:
         "session_s": session_s,
         "warm_up_s": warm_up_s,
         "seconds": replay_s,
+        "cpu_s": cpu,
         "heap_max_bytes": int(heap),
         "collected_rows": result.partitions,  # one row of counts per task
     }
@@ -338,6 +354,10 @@ def report(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for entry in entries
     ]
     print(_row("(generation)", generated))
+    print("\n== CPU seconds per 1M events (the process tree: JVM and Python workers included) ==")
+    print(_row("events", sizes))
+    for mode in MODES:
+        print(_row(mode, per_size(mode, lambda run: f"{run['cpu_s'] / run['rows'] * 1e6:.2f}")))
     print("\n== Peak RSS of the process tree ==")
     print(_row("events", sizes))
     for mode in MODES:

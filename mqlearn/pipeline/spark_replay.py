@@ -161,8 +161,13 @@ def _scan_files(spark: SparkSession, source: Source, spill: Path, buckets: int) 
 
     def scan(indexes: Iterable[int]) -> Iterator[tuple[int, Any, Any, int]]:
         for index in indexes:
-            columns = ["qmgr", "queue", "seq"]
-            table = pq.read_table(files[index], columns=columns, filesystem=filesystem)
+            table = pq.read_table(
+                files[index],
+                columns=["qmgr", "queue", "seq"],
+                filesystem=filesystem,
+                read_dictionary=["qmgr", "queue"],  # grouped by their codes, not their text
+                use_threads=False,  # one thread per task: the cores run the other tasks
+            )
             grouped = table.group_by(["qmgr", "queue"]).aggregate([([], "count_all")])
             for entry in grouped.to_pylist():
                 yield index, entry["qmgr"], entry["queue"], entry["count_all"]
@@ -226,7 +231,12 @@ def _run_by_files(
         for group in group_ids:
             paths = [files[index] for index in groups[group]]
             yield task(
-                pq.read_table(path, filesystem=filesystem, read_dictionary=list(NAME_COLUMNS))
+                pq.read_table(
+                    path,
+                    filesystem=filesystem,
+                    read_dictionary=list(NAME_COLUMNS),
+                    use_threads=False,
+                )
                 for path in paths
             )
 
