@@ -19,6 +19,7 @@ from mqlearn.pipeline.arrays import codes
 from mqlearn.pipeline.queues import queue_table
 from mqlearn.pipeline.schema import QUEUE_COLUMNS
 from mqlearn.pipeline.validate import TextColumn, partitions
+from tests.pipeline.test_spark_replay import queue_frame
 
 QMGRS = ("QMA", "QMB", "QMC")  # QMC has no definitions
 QUEUES = ("Q1", "Q2", "Q3")
@@ -26,20 +27,8 @@ DEFINED = (("QMA", "Q1"), ("QMA", "Q2"), ("QMB", "Q1"), ("QMB", "Q3"))
 
 
 def definitions() -> pd.DataFrame:
-    rows = [
-        {
-            "qmgr": qmgr,
-            "queue": queue,
-            "msgdlvsq": "FIFO",
-            "defprty": 0,
-            "maxdepth": 100,
-            "capexpry": -1,
-            "profile": "distributed",
-            "expiry_interval_s": 0,
-        }
-        for qmgr, queue in DEFINED
-    ]
-    return pd.DataFrame(rows).astype(QUEUE_COLUMNS)
+    frame = queue_frame(*(queue for _, queue in DEFINED))
+    return frame.assign(qmgr=[qmgr for qmgr, _ in DEFINED]).astype(QUEUE_COLUMNS)
 
 
 def column(values: list[str | None], dictionary: list[str]) -> TextColumn:
