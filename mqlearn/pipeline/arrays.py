@@ -103,20 +103,12 @@ def take(values: pa.Array, positions: np.ndarray) -> pa.Array:
     return values.take(pa.array(positions, mask=missing if missing.any() else None))
 
 
-def labels(names: list[str], positions: np.ndarray) -> pa.Array:
-    """Text from a short list of names by position (-1 = null)."""
-    return take(pa.array(names, pa.string()), positions)
-
-
-def runs(names: list[str], positions: np.ndarray) -> pa.Array:
-    """``names[positions]`` for sorted positions (rows grouped by queue): each name's bytes
-    repeated as one block, no lookup per row."""
-    counts = np.bincount(positions, minlength=len(names))
-    encoded = [name.encode() for name in names]
-    offsets = np.zeros(len(positions) + 1, dtype=np.int64)
-    np.cumsum(np.repeat([len(e) for e in encoded], counts), out=offsets[1:])
-    data = b"".join(e * c for e, c in zip(encoded, counts.tolist(), strict=True))
-    kind = pa.string() if offsets[-1] < 2**31 else pa.large_string()
-    offsets = offsets.astype(np.int32) if kind == pa.string() else offsets
-    buffers = [None, pa.py_buffer(offsets), pa.py_buffer(data)]
-    return pa.Array.from_buffers(kind, len(positions), buffers)
+def coded(names: list[str], positions: np.ndarray) -> pa.DictionaryArray:
+    """Text from a short list of names by position (-1 = null), dictionary-encoded: the
+    positions are the codes, so no text is copied per row (and Parquet writes the codes as they
+    are, without hashing each value)."""
+    missing = positions < 0
+    indices = pa.array(
+        positions.astype(np.int32, copy=False), mask=missing if missing.any() else None
+    )
+    return pa.DictionaryArray.from_arrays(indices, pa.array(names, pa.string()))

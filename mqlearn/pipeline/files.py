@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -26,7 +27,8 @@ import pyarrow.parquet as pq
 
 from mqlearn.pipeline.replay import TABLES
 from mqlearn.pipeline.schema import OUTPUT_COLUMNS, SchemaError, missing_or_mistyped
-from mqlearn.pipeline.spark import arrow_schema, arrow_to_pandas, pandas_dtypes
+from mqlearn.pipeline.spark import arrow_to_pandas, pandas_dtypes
+from mqlearn.pipeline.tables import SCHEMAS
 
 STAGING = "_staging"
 SUCCESS = "_SUCCESS"
@@ -142,16 +144,19 @@ def staged(out_dir: Path) -> Iterator[Path]:
     (out_dir / SUCCESS).touch()
 
 
-def _parquet_options(name: str) -> dict[str, list[str]]:
-    """How to encode an output table's columns: dictionary pages for names and small numbers
-    (times, seq values and identifiers hardly repeat: trying costs more than it saves), and no
-    min/max statistics for identifiers (random hex, no use to a reader's filter)."""
+def _parquet_options(name: str) -> dict[str, Any]:
+    """How to encode an output table's columns, chosen for the CPU they cost (measured in
+    docs/pipeline.md): wide integers (times, seq values, depths: they hardly repeat, but follow
+    each other closely) delta-encoded and left uncompressed, which is both cheaper and smaller
+    than snappy on plain values; names and small numbers as dictionary pages, snappy; no min/max
+    statistics for identifiers (random hex, no use to a reader's filter)."""
     columns = OUTPUT_COLUMNS[name]
     ids = [c for c in columns if c.endswith("_id")]
+    wide = [c for c, dtype in columns.items() if dtype in ("int64", "Int64")]
     return {
-        "use_dictionary": [
-            c for c, dtype in columns.items() if dtype not in ("int64", "Int64") and c not in ids
-        ],
+        "use_dictionary": [c for c in columns if c not in wide and c not in ids],
+        "column_encoding": dict.fromkeys(wide, "DELTA_BINARY_PACKED"),
+        "compression": {c: "none" if c in wide else "snappy" for c in columns},
         "write_statistics": [c for c in columns if c not in ids],
     }
 
@@ -177,12 +182,11 @@ class PartWriter:
         return self._path(name).with_name(f"{self._path(name).name}.{os.getpid()}.tmp")
 
     def write(self, name: str, table: pa.Table) -> None:
-        """Append rows (already in the table's declared schema) to one table."""
+        """Append rows (in the table's schema of ``tables.SCHEMAS``) to one table."""
         if name not in self.writers:
             self._path(name).parent.mkdir(parents=True, exist_ok=True)
-            schema = arrow_schema(OUTPUT_COLUMNS[name])
-            self.writers[name] = pq.ParquetWriter(
-                self._temporary(name), schema, **_parquet_options(name)
+            self.writers[name] = pq.ParquetWriter(  # Arrow's schema not stored: readers see text
+                self._temporary(name), SCHEMAS[name], store_schema=False, **_parquet_options(name)
             )
         self.writers[name].write_table(table)
         self.rows[name] += table.num_rows
@@ -198,7 +202,7 @@ class PartWriter:
     ) -> None:
         for name in TABLES:
             if kind is None and name not in self.writers:
-                self.write(name, arrow_schema(OUTPUT_COLUMNS[name]).empty_table())
+                self.write(name, SCHEMAS[name].empty_table())
         for writer in self.writers.values():
             writer.close()
         for name in self.writers:

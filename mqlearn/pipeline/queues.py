@@ -40,6 +40,13 @@ class QueueTable:
         """(qmgr, queue) -> position in this table."""
         return {(m, q): i for i, (m, q) in enumerate(zip(self.qmgr, self.queue, strict=True))}
 
+    def by_queue(self) -> dict[str, list[tuple[str, int]]]:
+        """queue name -> the (qmgr, position in this table) of each definition of that name."""
+        found: dict[str, list[tuple[str, int]]] = {}
+        for i, (m, q) in enumerate(zip(self.qmgr, self.queue, strict=True)):
+            found.setdefault(q, []).append((m, i))
+        return found
+
 
 def _definition(row: dict[str, Any]) -> tuple[str, int, int, int, str, int]:
     """One definition checked; returns (msgdlvsq, defprty, maxdepth, capexpry, profile, interval)."""

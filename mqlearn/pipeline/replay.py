@@ -21,6 +21,7 @@ from mqlearn.pipeline.batches import BatchReplay
 from mqlearn.pipeline.queues import QueueTable, queue_table
 from mqlearn.pipeline.schema import OUTPUT_COLUMNS, QUEUE_COLUMNS, TRACE_COLUMNS, check_columns
 from mqlearn.pipeline.spark import arrow_to_pandas
+from mqlearn.pipeline.tables import declared
 
 TABLES = ("messages", "calls", "depth", "summary", "rejects")
 
@@ -69,7 +70,12 @@ def trace_table(trace: pd.DataFrame) -> pa.Table:
 def _replay(trace: pd.DataFrame, table: QueueTable, end_ms: int | None) -> Replay:
     replay = BatchReplay(table, end_ms=end_ms)
     outputs = {**replay.replay(trace_table(trace)).tables(), "summary": replay.summary()}
-    return Replay(**{name: arrow_to_pandas(outputs[name], OUTPUT_COLUMNS[name]) for name in TABLES})
+    return Replay(
+        **{
+            name: arrow_to_pandas(declared(name, outputs[name]), OUTPUT_COLUMNS[name])
+            for name in TABLES
+        }
+    )
 
 
 def replay_local(trace: pd.DataFrame, queues: pd.DataFrame, *, end_ms: int | None = None) -> Replay:

@@ -9,8 +9,9 @@ Two ways to give each task whole queues:
 - ``files``: when the trace is Parquet whose every (qmgr, queue) lies within one file (as the
   generator writes it), no file is bigger than MAX_FILE_ROWS and no seq value repeats, tasks
   read whole files with pyarrow, one file at a time; no row goes through Spark's JVM or a
-  shuffle. A first job lists the queues of each file, a second looks for repeated seq values
-  (each task checks one hash bucket of every file's seq column).
+  shuffle. A first job reads qmgr, queue and seq once, listing the queues of each file and
+  spilling the seq values by hash bucket to the staging directory; a second looks for repeated
+  seq values (each task sorts one bucket of every file's spill).
 - ``shuffle``: otherwise (CSV, queues spread over files, big files, repeated seq values),
   Spark reads the trace and hash-partitions it by (qmgr, queue); tasks receive their rows as
   Arrow batches (``mapInArrow``). Rows whose seq repeats are routed together by seq instead,
@@ -18,7 +19,8 @@ Two ways to give each task whole queues:
   in its queue's replay, so moving it changes nothing else).
 
 Inputs are checked before the replay runs, each failure with its own message: a path that does
-not exist, missing or mistyped columns (named, before any Spark job), bad queue definitions, an
+not exist, missing or mistyped columns (named, before any Spark job), bad queue definitions (read
+on the driver with pyarrow: they are small), an
 empty trace, queues missing from the definitions. After the replay, input rows must equal
 accepted + rejected rows (``ReconcileError`` otherwise). Outputs are staged and moved into place
 only when everything succeeded (:func:`~mqlearn.pipeline.files.staged`).
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import shutil
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,19 +43,20 @@ import pyarrow.parquet as pq
 
 from mqlearn.pipeline.batches import BatchReplay
 from mqlearn.pipeline.files import (
-    STAGING,
     PartWriter,
     Source,
     TraceError,
     local_directory,
     open_source,
+    read_definitions,
     staged,
 )
 from mqlearn.pipeline.files import read_outputs as read_outputs  # where tests and notebooks look
+from mqlearn.pipeline.order import repeated_values
 from mqlearn.pipeline.queues import QueueTable, queue_table
 from mqlearn.pipeline.replay import TABLES, ReconcileError
 from mqlearn.pipeline.schema import QUEUE_COLUMNS, TRACE_COLUMNS
-from mqlearn.pipeline.spark import arrow_schema, arrow_to_pandas, spark_ddl, spark_type_name
+from mqlearn.pipeline.spark import arrow_schema, spark_ddl, spark_type_name
 from mqlearn.pipeline.validate import NAME_COLUMNS
 
 if TYPE_CHECKING:
@@ -106,23 +110,6 @@ def _spark_frame(spark: SparkSession, source: Source, columns: dict[str, str]) -
     )
 
 
-def read_table(
-    spark: SparkSession, path: str | Path, columns: dict[str, str], what: str
-) -> DataFrame:
-    """A Parquet file or directory (CSV with a header if the name ends in ``.csv``) as a
-    DataFrame of ``columns`` (extra columns are ignored), checked before Spark touches it:
-    TraceError if the path does not exist, SchemaError naming missing or mistyped columns."""
-    return _spark_frame(spark, open_source(path, what, columns), columns)
-
-
-def read_queues(spark: SparkSession, path: str | Path) -> pd.DataFrame:
-    """The queue definitions (small: collected), checked by the engine's rules (ValueError)."""
-    frame = read_table(spark, path, QUEUE_COLUMNS, "queue definitions")
-    definitions = arrow_to_pandas(frame.toArrow())
-    queue_table(definitions)
-    return definitions
-
-
 def _missing(used: Iterable[tuple[str, str]], queues: pd.DataFrame, path: str) -> None:
     """TraceError naming (some of) the queues the trace uses (pairs without nulls: rows with a
     null name are rejected rows) and the definitions lack."""
@@ -166,37 +153,58 @@ def _replay_task(pieces: Iterable[pa.Table], queues: QueueTable, staging: str) -
 # ---------------------------------------------------------------------------------------------
 
 
-def _queues_per_file(spark: SparkSession, source: Source) -> pd.DataFrame:
-    """One job: for every file, its (qmgr, queue) pairs and their row counts."""
-    files, filesystem = source.dataset.files, source.filesystem
+def _scan_files(spark: SparkSession, source: Source, spill: Path, buckets: int) -> pd.DataFrame:
+    """One job reading qmgr, queue and seq once: for every file, its (qmgr, queue) pairs and
+    their row counts. Its seq values go to ``spill/seq-NNNNN.int64`` grouped by remainder modulo
+    ``buckets`` (``.bounds``: where each remainder starts), for :func:`_seq_repeats`."""
+    files, filesystem, where = source.dataset.files, source.filesystem, str(spill)
 
     def scan(indexes: Iterable[int]) -> Iterator[tuple[int, Any, Any, int]]:
         for index in indexes:
-            table = pq.read_table(files[index], columns=["qmgr", "queue"], filesystem=filesystem)
+            table = pq.read_table(
+                files[index],
+                columns=["qmgr", "queue", "seq"],
+                filesystem=filesystem,
+                read_dictionary=["qmgr", "queue"],  # grouped by their codes, not their text
+                use_threads=False,  # one thread per task: the cores run the other tasks
+            )
             grouped = table.group_by(["qmgr", "queue"]).aggregate([([], "count_all")])
             for entry in grouped.to_pylist():
                 yield index, entry["qmgr"], entry["queue"], entry["count_all"]
+            values = table["seq"].drop_null().to_numpy()
+            remainder = np.mod(values, buckets)
+            values[np.argsort(remainder, kind="stable")].tofile(f"{where}/seq-{index:05d}.int64")
+            bounds = np.cumsum(np.bincount(remainder, minlength=buckets), dtype=np.int64)
+            np.append(0, bounds).tofile(f"{where}/seq-{index:05d}.bounds")
 
+    spill.mkdir(parents=True, exist_ok=True)
     slices = max(1, min(len(files), 4 * spark.sparkContext.defaultParallelism))
     found = spark.sparkContext.parallelize(range(len(files)), slices).mapPartitions(scan).collect()
     return pd.DataFrame(found, columns=["file", "qmgr", "queue", "rows"])
 
 
-def _seq_repeats(spark: SparkSession, source: Source) -> bool:
-    """One job: whether any seq value occurs twice. Task ``b`` of ``n`` reads the seq column of
-    every file and checks the values whose remainder modulo ``n`` is ``b``."""
-    files, filesystem = source.dataset.files, source.filesystem
-    buckets = 2 * spark.sparkContext.defaultParallelism
+def _seq_repeats(spark: SparkSession, files: int, spill: Path, buckets: int) -> bool:
+    """One job: whether any seq value occurs twice. Task ``b`` reads the values whose remainder
+    modulo ``buckets`` is ``b`` from the spill files of :func:`_scan_files` (raw int64, a read
+    and a sort)."""
+    where = str(spill)
 
     def check(bucket_ids: Iterable[int]) -> Iterator[bool]:
         for bucket in bucket_ids:
             parts = []
-            for path in files:
-                seq = pq.read_table(path, columns=["seq"], filesystem=filesystem)["seq"]
-                values = seq.drop_null().to_numpy()
-                parts.append(values[np.mod(values, buckets) == bucket])
-            values = np.sort(np.concatenate(parts)) if parts else np.empty(0, dtype=np.int64)
-            yield bool(np.any(values[1:] == values[:-1]))
+            for index in range(files):
+                lo, hi = np.fromfile(f"{where}/seq-{index:05d}.bounds", dtype=np.int64)[
+                    bucket : bucket + 2
+                ]
+                parts.append(
+                    np.fromfile(
+                        f"{where}/seq-{index:05d}.int64",
+                        dtype=np.int64,
+                        count=hi - lo,
+                        offset=8 * lo,
+                    )
+                )
+            yield bool(len(repeated_values(np.concatenate(parts))))
 
     return any(
         spark.sparkContext.parallelize(range(buckets), buckets).mapPartitions(check).collect()
@@ -223,7 +231,12 @@ def _run_by_files(
         for group in group_ids:
             paths = [files[index] for index in groups[group]]
             yield task(
-                pq.read_table(path, filesystem=filesystem, read_dictionary=list(NAME_COLUMNS))
+                pq.read_table(
+                    path,
+                    filesystem=filesystem,
+                    read_dictionary=list(NAME_COLUMNS),
+                    use_threads=False,
+                )
                 for path in paths
             )
 
@@ -314,36 +327,40 @@ def replay_spark(
         raise ValueError(f"partitions must be >= 1, got {partitions}")
     out_dir = local_directory(out)
     source = open_source(trace, "trace", TRACE_COLUMNS)
-    definitions = read_queues(spark, queues)
+    definitions = read_definitions(queues, QUEUE_COLUMNS)  # small: read here with pyarrow
     table = queue_table(definitions)
-    staging = out_dir / STAGING
 
-    def task(pieces: Iterable[pa.Table]) -> dict[str, int]:
-        return _replay_task(pieces, table, str(staging))
+    with staged(out_dir) as staging:
+        spill = staging / "_spill"
 
-    by_file = None
-    if strategy == "auto" and not source.is_csv:
-        by_file = _queues_per_file(spark, source)
-        input_rows = int(by_file["rows"].sum())
-        named = by_file.dropna(subset=["qmgr", "queue"])
-        clustered = not named.duplicated(["qmgr", "queue"]).any()
-        clustered &= bool(by_file.groupby("file")["rows"].sum().max() <= MAX_FILE_ROWS)
-        used = list(zip(named["qmgr"], named["queue"], strict=True))
-    else:
-        frame = _spark_frame(spark, source, TRACE_COLUMNS)
-        input_rows = frame.count()
-    if not input_rows:
-        raise TraceError(f"trace {trace} has no rows")
-    if by_file is not None:
-        _missing(used, definitions, str(trace))
-        if not clustered or _seq_repeats(spark, source):
-            by_file = None  # the shuffle will partition by queue and route repeated seq values
+        def task(pieces: Iterable[pa.Table]) -> dict[str, int]:
+            return _replay_task(pieces, table, str(staging))
+
+        by_file = None
+        if strategy == "auto" and not source.is_csv:
+            buckets = 2 * spark.sparkContext.defaultParallelism
+            by_file = _scan_files(spark, source, spill, buckets)
+            input_rows = int(by_file["rows"].sum())
+            named = by_file.dropna(subset=["qmgr", "queue"])
+            clustered = not named.duplicated(["qmgr", "queue"]).any()
+            clustered &= bool(by_file.groupby("file")["rows"].sum().max() <= MAX_FILE_ROWS)
+            used = list(zip(named["qmgr"], named["queue"], strict=True))
+        else:
             frame = _spark_frame(spark, source, TRACE_COLUMNS)
-    else:
-        pairs = frame.select("qmgr", "queue").dropna().distinct().collect()
-        _missing(((row.qmgr, row.queue) for row in pairs), definitions, str(trace))
+            input_rows = frame.count()
+        if not input_rows:
+            raise TraceError(f"trace {trace} has no rows")
+        if by_file is not None:
+            _missing(used, definitions, str(trace))
+            files = len(source.dataset.files)
+            if not clustered or _seq_repeats(spark, files, spill, buckets):
+                by_file = None  # the shuffle will partition by queue and route repeated seq values
+                frame = _spark_frame(spark, source, TRACE_COLUMNS)
+            shutil.rmtree(spill)
+        else:
+            pairs = frame.select("qmgr", "queue").dropna().distinct().collect()
+            _missing(((row.qmgr, row.queue) for row in pairs), definitions, str(trace))
 
-    with staged(out_dir):
         if by_file is not None:
             rows_per_file = by_file.groupby("file")["rows"].sum()
             tasks = min(partitions or default_partitions(spark, input_rows), len(rows_per_file))

@@ -1,7 +1,9 @@
 """The replay's output tables, built column by column from the kernel's arrays as Arrow tables.
 
 Schemas: :data:`mqlearn.pipeline.schema.OUTPUT_COLUMNS` (docs/pipeline.md explains each column).
-Numbers go to Arrow without a copy (numpy buffers wrapped), names as takes from short lists.
+Numbers go to Arrow without a copy (numpy buffers wrapped); text drawn from a short list of
+names (queue names, operations, outcomes: :data:`CODED`) is dictionary-encoded, its codes being
+the positions the replay computed, and stays so in the Parquet files (a reader sees text).
 
 A replay may run over a piece of the trace (:mod:`mqlearn.pipeline.batches`): its first
 ``carried`` table rows are the PUT rows of messages still queued after the earlier pieces,
@@ -21,7 +23,7 @@ import pyarrow.compute as pc
 from mqlearn.engine.rule_formulas import is_expired, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline import kernel as K
-from mqlearn.pipeline.arrays import labels, nullable, numbers, runs
+from mqlearn.pipeline.arrays import coded, nullable, numbers, take
 from mqlearn.pipeline.encode import Encoded
 from mqlearn.pipeline.order import merge_order
 from mqlearn.pipeline.queues import QueueTable
@@ -31,7 +33,33 @@ from mqlearn.pipeline.validate import Validated
 
 EXPIRATION_REPORTS = C.MQRO_EXPIRATION_WITH_FULL_DATA  # the Report sub-field RPT-01 looks at
 _CAUSES = dict(zip((K.BY_GET, K.BY_BROWSE, K.BY_SCAN), DISCARD_CAUSES, strict=True))
-SCHEMAS = {name: arrow_schema(columns) for name, columns in OUTPUT_COLUMNS.items()}
+DECLARED = {name: arrow_schema(columns) for name, columns in OUTPUT_COLUMNS.items()}
+# The text columns built and written dictionary-encoded (see coded).
+CODED = {
+    "messages": ("qmgr", "queue", "outcome", "discard_cause"),
+    "calls": ("qmgr", "queue", "op"),
+    "depth": ("qmgr", "queue", "source"),
+}
+NAME = pa.dictionary(pa.int32(), pa.string())
+NOT_NULL = ("int64", "int32", "bool")  # declared dtypes without nulls: required in Parquet
+
+
+def _built(name: str, field: pa.Field) -> pa.Field:
+    """A column as the replay builds and writes it: coded text dictionary-encoded, columns that
+    are never null marked so (Parquet then stores no definition levels for them)."""
+    if field.name in CODED.get(name, ()):
+        field = field.with_type(NAME)
+    return field.with_nullable(OUTPUT_COLUMNS[name][field.name] not in NOT_NULL)
+
+
+SCHEMAS = {
+    name: pa.schema([_built(name, field) for field in schema]) for name, schema in DECLARED.items()
+}
+
+
+def declared(name: str, table: pa.Table) -> pa.Table:
+    """An output table in its declared schema (coded columns decoded to plain text)."""
+    return table.cast(DECLARED[name])
 
 
 def output_table(name: str, columns: dict[str, Any]) -> pa.Table:
@@ -91,8 +119,10 @@ class Tables:
         discarded = (self.end_kind >= min(_CAUSES)) & (self.end_kind <= max(_CAUSES))
         self.reported = discarded & ((report & EXPIRATION_REPORTS) != 0)
         self.msg_part = enc.row_part[enc.msg_row]
-        self.qmgr_names = table.qmgr[enc.parts].tolist()
-        self.queue_names = table.queue[enc.parts].tolist()
+        # per partition, the code of its qmgr and of its queue name among the distinct ones
+        qmgrs, self.qmgr_code = np.unique(table.qmgr[enc.parts], return_inverse=True)
+        queues, self.queue_code = np.unique(table.queue[enc.parts], return_inverse=True)
+        self.qmgr_names, self.queue_names = qmgrs.tolist(), queues.tolist()
         # the rows of the trace (not carried over): they make calls and depth rows
         self.real = None if not carried else np.flatnonzero(enc.rows >= carried)
 
@@ -100,8 +130,11 @@ class Tables:
         return values if self.real is None else values[self.real]
 
     def _place(self, part: np.ndarray) -> dict[str, Any]:
-        """The qmgr and queue columns of rows grouped by partition (every table's are)."""
-        return {"qmgr": runs(self.qmgr_names, part), "queue": runs(self.queue_names, part)}
+        """The qmgr and queue columns of rows of these partitions."""
+        return {
+            "qmgr": coded(self.qmgr_names, self.qmgr_code[part]),
+            "queue": coded(self.queue_names, self.queue_code[part]),
+        }
 
     def calls(self) -> pa.Table:
         enc, found, reason = self.enc, self.found, self.reason
@@ -125,7 +158,7 @@ class Tables:
                 **self._place(real(enc.row_part)),
                 "seq": real(self.seq),
                 "time_ms": real(enc.time),
-                "op": labels(list(OPS), real(enc.op)),
+                "op": coded(list(OPS), real(enc.op)),
                 "handle": real(self.handle),
                 "comp": real(comp),
                 "reason": real(reason),
@@ -144,7 +177,10 @@ class Tables:
         qmgr_codes = reply_qmgr.codes[trace_row]
         blank_qmgr = reply_qmgr.blank(qmgr_codes)
         named = reply_qmgr.values(np.where(reported & ~blank_qmgr, qmgr_codes, -1))
-        own = labels(self.qmgr_names, np.where(reported & blank_qmgr, part, -1))
+        own = take(
+            pa.array(self.qmgr_names, pa.string()),
+            np.where(reported & blank_qmgr, self.qmgr_code[part], -1),
+        )
         return {
             "report_qmgr": pc.coalesce(named, own),
             "report_q": reply_q.values(np.where(reported, reply_q.codes[trace_row], -1)),
@@ -188,10 +224,10 @@ class Tables:
                 "lane": enc.lane[pos],
                 "expiry": enc.stored_expiry[row],
                 "deadline_ms": nullable(deadline, deadline == K.NEVER, pa.int64()),
-                "outcome": labels(list(OUTCOMES), outcome),
+                "outcome": coded(list(OUTCOMES), outcome),
                 "end_seq": nullable(self.seq[np.maximum(end_row, 0)], end_row < 0, pa.int64()),
                 "end_ms": nullable(end_ms, queued, pa.int64()),
-                "discard_cause": labels(list(DISCARD_CAUSES), cause),
+                "discard_cause": coded(list(DISCARD_CAUSES), cause),
                 "got_expiry": nullable(
                     remaining_tenths(deadline, end_ms), kind != K.GOT, pa.int32()
                 ),
@@ -224,7 +260,7 @@ class Tables:
                 **self._place(part),
                 "time_ms": time,
                 "seq": nullable(seq, is_scan, pa.int64()),
-                "source": labels(["call", "scan"], is_scan.astype(np.int64)),
+                "source": coded(["call", "scan"], is_scan.astype(np.int64)),
                 "depth": depth,
                 "expired": expired,
                 "live": depth - expired,

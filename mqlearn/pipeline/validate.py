@@ -296,8 +296,30 @@ def queue_positions(rows: pa.Table | pa.RecordBatch, table: QueueTable) -> np.nd
     return partitions(*(TextColumn(codes(array), array.dictionary) for array in names), table)
 
 
+GRID_CELLS = 1 << 22  # name pairs looked up through a grid (32 MB at most), else hashed
+
+
 def partitions(qmgr: TextColumn, queue: TextColumn, table: QueueTable) -> np.ndarray:
-    """Per row: the QueueTable position of its (qmgr, queue), -1 if null or not defined."""
+    """Per row: the QueueTable position of its (qmgr, queue), -1 if null or not defined.
+
+    The few distinct names are looked up, not the rows: a grid of (qmgr code, queue code)
+    holds each pair's position (its last row and column stand for null, code -1), and the rows
+    index it; with too many distinct names for a grid, the pairs present are hashed instead."""
+    qmgr_names, queue_names = qmgr.uniques.to_pylist(), queue.uniques.to_pylist()
+    if (len(qmgr_names) + 1) * (len(queue_names) + 1) > GRID_CELLS:
+        return _hashed_partitions(qmgr, queue, table)
+    qmgr_codes: dict[str, list[int]] = {}
+    for code, name in enumerate(qmgr_names):  # a dictionary may hold a name twice
+        qmgr_codes.setdefault(name, []).append(code)
+    grid = np.full((len(qmgr_names) + 1, len(queue_names) + 1), -1, dtype=np.int64)
+    defined = table.by_queue()
+    for code, name in enumerate(queue_names):
+        for owner, position in defined.get(name, ()):
+            grid[qmgr_codes.get(owner, []), code] = position
+    return grid[qmgr.codes, queue.codes]
+
+
+def _hashed_partitions(qmgr: TextColumn, queue: TextColumn, table: QueueTable) -> np.ndarray:
     width = len(queue.uniques) + 1
     keys = np.where((qmgr.codes < 0) | (queue.codes < 0), -1, qmgr.codes * width + queue.codes)
     inverse, distinct = factorize(keys)

@@ -37,7 +37,7 @@ def test_quick_benchmark_runs_and_reports(tmp_path) -> None:
     assert done.returncode == 0, done.stderr[-3000:]
     for heading in ("== Events/s end to end", "== Peak RSS", "== Ratios", "== Targets =="):
         assert heading in done.stdout, done.stdout
-    assert len(re.findall(r"^(PASS|FAIL)  ", done.stdout, flags=re.MULTILINE)) == 4
+    assert len(re.findall(r"^(PASS|FAIL)  ", done.stdout, flags=re.MULTILINE)) == 6
     document = json.loads(results.read_text())
     assert len(document["runs"]) == 1
     for run in document["runs"]:

@@ -344,14 +344,14 @@ def test_reconcile_failure_fails_loudly_and_keeps_previous_outputs(
     replay_spark(spark, trace_path, queues_path, out, strategy=strategy)
     before = read_outputs(out)
     if strategy == "auto":
-        real_scan = spark_replay._queues_per_file
+        real_scan = spark_replay._scan_files
 
         def one_more(*args):
             found = real_scan(*args)
             found.loc[0, "rows"] += 1
             return found
 
-        monkeypatch.setattr(spark_replay, "_queues_per_file", one_more)
+        monkeypatch.setattr(spark_replay, "_scan_files", one_more)
     else:
         frame_class = type(spark.range(1))  # the classic DataFrame the reader returns
         real_count = frame_class.count
@@ -365,10 +365,16 @@ def test_reconcile_failure_fails_loudly_and_keeps_previous_outputs(
 
 
 def test_output_schemas_are_the_declared_ones(spark, tmp_path, inputs) -> None:
-    """Tooling, no behaviour rule: every table is written with OUTPUT_COLUMNS' names and types."""
+    """Tooling, no behaviour rule: every table is written with OUTPUT_COLUMNS' names and types
+    (text read back as text, not as the dictionaries the replay writes), and the columns whose
+    declared dtype has no nulls (int64, int32, bool) are marked as never null."""
     trace_path, queues_path, _, _ = inputs
     replay_spark(spark, trace_path, queues_path, tmp_path / "out")
     for name, columns in OUTPUT_COLUMNS.items():
         schema = pq.read_schema(next((tmp_path / "out" / name).glob("*.parquet")))
         assert schema.names == list(columns)
-        assert schema == arrow_schema(columns).with_metadata(schema.metadata)
+        assert schema.types == arrow_schema(columns).types
+        required = [field.name for field in schema if not field.nullable]
+        assert required == [
+            c for c, dtype in columns.items() if dtype in ("int64", "int32", "bool")
+        ]
