@@ -1,14 +1,21 @@
-"""A message as a local queue stores it: compact, with absolute deadlines instead of Expiry values.
+"""A message as a local queue holds it: compact, with absolute deadlines instead of Expiry values.
 
-The queue keeps the few fields its rules need in slots and the rest of the descriptor only where it
-differs from the initial values (``extra``); ``ctx`` is the put context, one dict shared by every
-message a queue manager puts. Deadlines are absolute virtual times in ms; ``NEVER`` stands for
-MQEI_UNLIMITED so that ``now >= deadline`` needs no special case.
+A ``Message`` has the few fields the queue's rules need in slots and the rest of the descriptor
+only where it differs from the initial values (``extra``); ``ctx`` is the put context, one dict
+shared by every message a queue manager puts. Deadlines are absolute virtual times in ms;
+``NEVER`` stands for MQEI_UNLIMITED so that ``now >= deadline`` needs no special case.
+
+On its queue a message is kept as a ``Record``: a plain tuple of the same immutable fields, with
+``ctx`` and ``extra`` as tuples of (name, value) pairs. The cyclic garbage collector stops tracking
+a tuple that holds only atomic values (ints, bytes, str, None and such tuples), so a million queued
+messages cost a full collection nothing; an instance of any class is always tracked, and walking a
+million of them made every full collection take most of a second (docs/engine.md, "Storage").
+The store makes a ``Message`` from a record when a call needs one (mqlearn.engine.store).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 NEVER = 1 << 62  # deadline of a message with MQEI_UNLIMITED
 
@@ -24,6 +31,28 @@ STATE_NAMES = {
     GOT_IN_UOW: "got in unit of work",
     REMOVED: "removed",
 }
+
+
+# (seq, lane, priority, deadline, put_ms, msgid, correlid, data, ctx items, extra items, xdeadline)
+Record = tuple[
+    int,
+    int,
+    int,
+    int,
+    int,
+    bytes,
+    bytes,
+    bytes,
+    tuple[tuple[str, Any], ...],
+    tuple[tuple[str, Any], ...] | None,
+    int | None,
+]
+# positions in a Record
+SEQ: Final = 0
+LANE: Final = 1
+DEADLINE: Final = 3
+MSGID: Final = 5
+CORRELID: Final = 6
 
 
 class Message:
