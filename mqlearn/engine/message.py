@@ -6,7 +6,7 @@ shared by every message a queue manager puts. Deadlines are absolute virtual tim
 ``NEVER`` stands for MQEI_UNLIMITED so that ``now >= deadline`` needs no special case.
 
 On its queue a message is kept as a ``Record``: a plain tuple of the same immutable fields, with
-``ctx`` and ``extra`` as tuples of (name, value) pairs. The cyclic garbage collector stops tracking
+``ctx`` and ``extra`` as flat tuples of names and values. The cyclic garbage collector stops tracking
 a tuple that holds only atomic values (ints, bytes, str, None and such tuples), so a million queued
 messages cost a full collection nothing; an instance of any class is always tracked, and walking a
 million of them made every full collection take most of a second (docs/engine.md, "Storage").
@@ -33,7 +33,8 @@ STATE_NAMES = {
 }
 
 
-# (seq, lane, priority, deadline, put_ms, msgid, correlid, data, ctx items, extra items, xdeadline)
+# (seq, lane, priority, deadline, put_ms, msgid, correlid, data, ctx, extra, xdeadline), where ctx
+# and extra are flat tuples of names and values (name, value, name, value, ...)
 Record = tuple[
     int,
     int,
@@ -43,8 +44,8 @@ Record = tuple[
     bytes,
     bytes,
     bytes,
-    tuple[tuple[str, Any], ...],
-    tuple[tuple[str, Any], ...] | None,
+    tuple[Any, ...],
+    tuple[Any, ...] | None,
     int | None,
 ]
 # positions in a Record

@@ -46,7 +46,7 @@ _NONE: tuple[Message, ...] = ()
 _COMPACT_MIN = 256
 _CONTEXTS_MAX = 64  # distinct put contexts remembered per store (most queues see one or two)
 _seq_of = itemgetter(SEQ)
-Items = tuple[tuple[str, Any], ...]
+Items = tuple[Any, ...]  # a dict's names and values, flat: name, value, name, value, ...
 Index = dict[bytes, tuple[Record, ...]]
 
 
@@ -97,7 +97,7 @@ class LocalStore:
         ctx = message.ctx
         known = self._contexts.get(id(ctx))
         if known is None or known[0] is not ctx:
-            known = self._remember_context(ctx, tuple(ctx.items()))
+            known = self._remember_context(ctx, _flat(ctx))
         extra = message.extra
         return (
             message.seq,
@@ -109,7 +109,7 @@ class LocalStore:
             message.correlid,
             message.data,
             known[1],
-            None if extra is None else tuple(extra.items()),
+            None if extra is None else _flat(extra),
             message.xdeadline,
         )
 
@@ -129,7 +129,7 @@ class LocalStore:
         seq, lane, priority, deadline, put_ms, msgid, correlid, data, items, extra, xdl = record
         known = self._contexts.get(id(items))
         if known is None or known[1] is not items:
-            known = self._remember_context(dict(items), items)
+            known = self._remember_context(_unflat(items), items)
         return Message(
             seq,
             lane,
@@ -140,7 +140,7 @@ class LocalStore:
             correlid,
             data,
             known[0],
-            None if extra is None else dict(extra),
+            None if extra is None else _unflat(extra),
             AVAILABLE,
             xdl,
         )
@@ -384,6 +384,16 @@ class LocalStore:
         """Whether a scan could find anything (z/OS "queues worth scanning")."""
         heap = self._deadline_heap()
         return bool(heap) and heap[0][0] <= now
+
+
+def _flat(fields: dict[str, Any]) -> Items:
+    """A dict as one flat tuple: the collector untracks it at its first collection (a tuple of
+    pairs would take one collection per level)."""
+    return tuple(chain.from_iterable(fields.items()))
+
+
+def _unflat(items: Items) -> dict[str, Any]:
+    return dict(zip(items[::2], items[1::2], strict=True))
 
 
 def _index_add(index: Index, key: bytes, record: Record) -> None:
