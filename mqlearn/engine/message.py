@@ -9,8 +9,9 @@ On its queue a message is kept as a ``Record``: a plain tuple of the same immuta
 ``ctx`` and ``extra`` as flat tuples of names and values. The cyclic garbage collector stops tracking
 a tuple that holds only atomic values (ints, bytes, str, None and such tuples), so a million queued
 messages cost a full collection nothing; an instance of any class is always tracked, and walking a
-million of them made every full collection take most of a second (docs/engine.md, "Storage").
-The store makes a ``Message`` from a record when a call needs one (mqlearn.engine.store).
+million of them made every full collection take most of a second (docs/engine.md, "Storage and
+the garbage collector"). The store makes a ``Message`` from a record when a call needs one, and
+keeps it while it carries state a record cannot (mqlearn.engine.store).
 """
 
 from __future__ import annotations
@@ -57,7 +58,8 @@ CORRELID: Final = 6
 
 
 class Message:
-    """One stored message. ``priority`` is MD.Priority as put; ``lane`` the priority it is ordered at."""
+    """One message on a queue, as calls see it. ``priority`` is MD.Priority as put; ``lane`` the
+    priority it is ordered at; ``state``, ``locker`` and ``backouts`` are what a record lacks."""
 
     __slots__ = (
         "backouts",
