@@ -30,7 +30,9 @@ from typing import Any
 from mqlearn.engine.message import (
     AVAILABLE,
     CORRELID,
+    CTX,
     DEADLINE,
+    EXTRA,
     GOT_IN_UOW,
     LANE,
     MSGID,
@@ -39,6 +41,8 @@ from mqlearn.engine.message import (
     SEQ,
     Message,
     Record,
+    message_of,
+    record_of,
 )
 
 LANES = 10  # priorities 0..9 (MAXPRTY is at most 9)
@@ -99,19 +103,7 @@ class LocalStore:
         if known is None or known[0] is not ctx:
             known = self._remember_context(ctx, _flat(ctx))
         extra = message.extra
-        return (
-            message.seq,
-            message.lane,
-            message.priority,
-            message.deadline,
-            message.put_ms,
-            message.msgid,
-            message.correlid,
-            message.data,
-            known[1],
-            None if extra is None else _flat(extra),
-            message.xdeadline,
-        )
+        return record_of(message, known[1], None if extra is None else _flat(extra))
 
     def _remember_context(self, ctx: dict[str, Any], items: Items) -> tuple[dict[str, Any], Items]:
         contexts = self._contexts
@@ -124,33 +116,15 @@ class LocalStore:
     def _message(self, record: Record) -> Message:
         """The Message of a present record: the one the store keeps, or a new one."""
         message = self._objects.get(record[SEQ])
-        if message is not None:
-            return message
-        seq, lane, priority, deadline, put_ms, msgid, correlid, data, items, extra, xdl = record
+        return self._made(record) if message is None else message
+
+    def _made(self, record: Record) -> Message:
+        """A new Message for a record the store keeps no object for."""
+        items, extra = record[CTX], record[EXTRA]
         known = self._contexts.get(id(items))
         if known is None or known[1] is not items:
             known = self._remember_context(_unflat(items), items)
-        return Message(
-            seq,
-            lane,
-            priority,
-            deadline,
-            put_ms,
-            msgid,
-            correlid,
-            data,
-            known[0],
-            None if extra is None else _unflat(extra),
-            AVAILABLE,
-            xdl,
-        )
-
-    def _keep(self, record: Record) -> Message:
-        """The Message of a record a walk returns, kept while the message is on the queue (the
-        caller may browse it, lock it or hold it in a unit of work)."""
-        message = self._message(record)
-        self._objects[record[SEQ]] = message
-        return message
+        return message_of(record, known[0], None if extra is None else _unflat(extra))
 
     def _is_tombstone(self, record: Record) -> bool:
         message = self._objects.get(record[SEQ])
@@ -190,7 +164,7 @@ class LocalStore:
             lane.popleft()
             if objects:
                 objects.pop(seq, None)
-                while lane and self._is_tombstone(lane[0]):
+                while objects and lane and self._is_tombstone(lane[0]):
                     del objects[lane.popleft()[SEQ]]
         else:
             objects[seq] = message  # a tombstone until it reaches the front
@@ -266,21 +240,22 @@ class LocalStore:
         objects = self._objects
         expired: list[Message] | None = None
         for record in candidates:
-            if objects:
-                message = objects.get(record[SEQ])
-                if message is not None:
-                    if message.state:
-                        continue
-                    locker = message.locker
-                    if locker is not None and locker is not handle:
-                        continue
+            message = objects.get(record[SEQ]) if objects else None
+            if message is not None:
+                if message.state:
+                    continue
+                locker = message.locker
+                if locker is not None and locker is not handle:
+                    continue
             if record[DEADLINE] <= now:
                 if expired is None:
-                    expired = [self._message(record)]
+                    expired = [message or self._made(record)]
                 else:
-                    expired.append(self._message(record))
+                    expired.append(message or self._made(record))
                 continue
-            return self._keep(record), expired or _NONE
+            if message is None:  # kept while it is on the queue: the caller may browse it,
+                message = objects[record[SEQ]] = self._made(record)  # lock it or hold it
+            return message, expired or _NONE
         return None, expired or _NONE
 
     def _candidates(
@@ -358,7 +333,7 @@ class LocalStore:
                 continue
             message = objects.get(seq)
             if message is None:
-                found.append(self._message(entry[2]))  # the caller discards every one of these
+                found.append(self._made(entry[2]))  # the caller discards every one of these
             elif message.state == AVAILABLE and message.locker is None:
                 found.append(message)
             else:
