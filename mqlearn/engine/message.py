@@ -126,7 +126,9 @@ class Message:
 
 
 def record_of(message: Message, ctx: tuple[Any, ...], extra: tuple[Any, ...] | None) -> Record:
-    """The record a queue keeps for ``message``, given its ctx and extra as flat tuples."""
+    """The record a queue keeps for ``message``, given its ctx and extra as flat tuples
+    (:func:`message_of` is the way back). Written out on purpose: every put runs it, and an
+    ``attrgetter`` of the same slots made it about 2.5 times slower."""
     return (
         message.seq,
         message.lane,
