@@ -25,6 +25,7 @@ QuickRun = tuple[subprocess.CompletedProcess[str], Any]
 HEADINGS = (
     "== Throughput (cycles/s",
     "== Depth scaling (cost per cycle",
+    "== Objects the garbage collector tracks",
     "== Discard cross-check",
     "== Memory (tracemalloc",
     "== Targets ==",
@@ -59,9 +60,11 @@ def test_quick_benchmark_exits_0_and_prints_every_table(quick_run: QuickRun) -> 
     for heading in HEADINGS:
         assert heading in result.stdout, f"missing table {heading!r} in:\n{result.stdout}"
     assert "One cycle = 1 get + 10/7 puts" in result.stdout, "the output must define a cycle"
+    for mode in ("natural collection", "forced collection"):
+        assert f"== Throughput (cycles/s), {mode}" in result.stdout, f"no {mode} throughput table"
     verdicts = re.findall(r"^(PASS|FAIL)  ", result.stdout, flags=re.MULTILINE)
-    # 2 throughput, 2 depth-scaling, 2 memory targets and the cross-check
-    assert len(verdicts) == 7, f"expected one PASS/FAIL line per target, got {verdicts}"
+    # throughput and depth scaling: 2 engine subjects × 2 modes each; 2 memory targets; cross-check
+    assert len(verdicts) == 11, f"expected one PASS/FAIL line per target, got {verdicts}"
 
 
 def test_exp22_exp23_engine_discards_and_gets_what_the_baseline_does(quick_run: QuickRun) -> None:

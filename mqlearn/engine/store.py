@@ -1,11 +1,17 @@
 """The message store of one local queue: delivery order, lazy-expiry walks, cursors, indexes.
 
-Delivery order is (lane descending, arrival ascending). Each lane (priority 0-9) is a deque in
-arrival order, so a put is an append and a get from the front is O(1). Messages that leave the queue
-are marked REMOVED and dropped when they reach the front of their lane (tombstones), which keeps
-removals from the middle (matched gets, scans) O(1) as well; a lane is compacted when tombstones
-outnumber live messages. Messages got in a unit of work stay in place, so a backout puts them back
-exactly where they were (rule UOW-01).
+Delivery order is (lane descending, arrival ascending). Each lane (priority 0-9) is a deque of
+records (``mqlearn.engine.message.Record``: plain tuples the garbage collector does not track) in
+arrival order, so a put is an append and a get from the front is O(1). A ``Message`` object is
+made from a record when a call needs one; the store keeps the object (``_objects``, by seq) while
+the message is on the queue and its object carries state a record cannot: a state other than
+AVAILABLE, a lock, a BackoutCount, or a place under a browse cursor (any message a walk returns).
+Every other queued message is its record alone, so the collector's work does not grow with depth.
+
+Messages that leave the queue are marked REMOVED and dropped when they reach the front of their
+lane (tombstones, kept in ``_objects``), which keeps removals from the middle (matched gets, scans)
+O(1) as well; a lane is compacted when tombstones outnumber live messages. Messages got in a unit
+of work stay in place, so a backout puts them back exactly where they were (rule UOW-01).
 
 The store decides nothing about reports, events or units of work: the walk methods return the
 expired messages met before the first live one, and the queue manager discards them.
@@ -16,63 +22,134 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import chain, islice
-from operator import attrgetter
+from operator import itemgetter
+from typing import Any
 
-from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, NEVER, REMOVED, Message
+from mqlearn.engine.message import (
+    AVAILABLE,
+    CORRELID,
+    CTX,
+    DEADLINE,
+    EXTRA,
+    GOT_IN_UOW,
+    LANE,
+    MSGID,
+    NEVER,
+    REMOVED,
+    SEQ,
+    Message,
+    Record,
+    message_of,
+    record_of,
+)
+from mqlearn.engine.rule_formulas import is_expired
 
 LANES = 10  # priorities 0..9 (MAXPRTY is at most 9)
 _NONE: tuple[Message, ...] = ()
 _COMPACT_MIN = 256
+_CONTEXTS_MAX = 64  # distinct put contexts remembered per store (most queues see one or two)
+_seq_of = itemgetter(SEQ)
+Items = tuple[Any, ...]  # a dict's names and values, flat: name, value, name, value, ...
+Index = dict[bytes, tuple[Record, ...]]
 
 
-def _seq_of(message: Message) -> int:
-    return message.seq
-
-
-def delivery_key(message: Message) -> tuple[int, int]:
-    return (-message.lane, message.seq)
+def delivery_key(record: Record) -> tuple[int, int]:
+    return (-record[LANE], record[SEQ])
 
 
 class LocalStore:
     """Messages of one local queue. ``count`` = messages present; ``depth`` = CURDEPTH."""
 
-    __slots__ = ("_by_correlid", "_by_msgid", "_deadlines", "count", "in_uow", "lanes", "top")
+    __slots__ = (
+        "_by_correlid",
+        "_by_msgid",
+        "_contexts",
+        "_deadlines",
+        "_gone",
+        "_objects",
+        "count",
+        "in_uow",
+        "lanes",
+        "top",
+    )
 
     def __init__(self) -> None:
-        self.lanes: list[deque[Message]] = [deque() for _ in range(LANES)]
+        self.lanes: list[deque[Record]] = [deque() for _ in range(LANES)]
         self.top = -1  # no lane above this one has ever held a message (walks start here)
         self.count = 0  # every state but REMOVED
         self.in_uow = 0  # of which GOT_IN_UOW
-        # (deadline, seq, message) of messages with a finite Expiry, for scans: built by the first
-        # scan (a queue never scanned never pays for it); entries of messages gone since are
-        # dropped lazily, and compacted away when they outnumber the live ones
-        self._deadlines: list[tuple[int, int, Message]] | None = None
-        self._by_msgid: dict[bytes, list[Message]] | None = None  # built on first match
-        self._by_correlid: dict[bytes, list[Message]] | None = None
+        self._objects: dict[int, Message] = {}  # by seq: see the module docstring
+        # (deadline, seq, record) of messages with a finite Expiry, for scans: built by the first
+        # scan (a queue never scanned never pays for it); entries of messages gone since (their
+        # seqs are in ``_gone``) are dropped lazily, and compacted away when they outnumber the
+        # live ones
+        self._deadlines: list[tuple[int, int, Record]] | None = None
+        self._gone: set[int] = set()
+        self._by_msgid: Index | None = None  # built on first match, exact from then on
+        self._by_correlid: Index | None = None
+        # id(ctx dict) and id(ctx items) -> (dict, items): the shared put contexts, converted once
+        self._contexts: dict[int, tuple[dict[str, Any], Items]] = {}
 
     @property
     def depth(self) -> int:
         """CURDEPTH: present messages minus those got in an open unit of work."""
         return self.count - self.in_uow
 
+    # -- records and objects --------------------------------------------------------------------
+    def _record(self, message: Message) -> Record:
+        ctx = message.ctx
+        known = self._contexts.get(id(ctx))
+        if known is None or known[0] is not ctx:
+            known = self._remember_context(ctx, _flat(ctx))
+        extra = message.extra
+        return record_of(message, known[1], None if extra is None else _flat(extra))
+
+    def _remember_context(self, ctx: dict[str, Any], items: Items) -> tuple[dict[str, Any], Items]:
+        contexts = self._contexts
+        if len(contexts) >= 2 * _CONTEXTS_MAX:
+            contexts.clear()
+        known = (ctx, items)
+        contexts[id(ctx)] = contexts[id(items)] = known
+        return known
+
+    def _message(self, record: Record) -> Message:
+        """The Message of a present record: the one the store keeps, or a new one."""
+        message = self._objects.get(record[SEQ])
+        return self._made(record) if message is None else message
+
+    def _made(self, record: Record) -> Message:
+        """A new Message for a record the store keeps no object for."""
+        items, extra = record[CTX], record[EXTRA]
+        known = self._contexts.get(id(items))
+        if known is None or known[1] is not items:
+            known = self._remember_context(_unflat(items), items)
+        return message_of(record, known[0], None if extra is None else _unflat(extra))
+
+    def _is_tombstone(self, record: Record) -> bool:
+        message = self._objects.get(record[SEQ])
+        return message is not None and message.state == REMOVED
+
     # -- changes --------------------------------------------------------------------------------
     def add(self, message: Message) -> None:
+        record = self._record(message)
         lane = message.lane
-        self.lanes[lane].append(message)
+        self.lanes[lane].append(record)
         if lane > self.top:
             self.top = lane
         self.count += 1
+        if message.state != AVAILABLE:  # an uncommitted put: its object carries the state
+            self._objects[message.seq] = message
         heap = self._deadlines
         if heap is not None and message.deadline != NEVER:
-            heapq.heappush(heap, (message.deadline, message.seq, message))
+            heapq.heappush(heap, (message.deadline, message.seq, record))
             if len(heap) > 2 * self.count + _COMPACT_MIN:
                 self._compact_deadlines()
         if self._by_msgid is not None:
-            self._by_msgid.setdefault(message.msgid, []).append(message)
+            _index_add(self._by_msgid, message.msgid, record)
         if self._by_correlid is not None:
-            self._by_correlid.setdefault(message.correlid, []).append(message)
+            _index_add(self._by_correlid, message.correlid, record)
 
     def remove(self, message: Message) -> None:
         """Take a message off the queue for good (got, discarded, committed, sent)."""
@@ -81,23 +158,52 @@ class LocalStore:
         message.state = REMOVED
         message.locker = None
         self.count -= 1
+        seq = message.seq
+        objects = self._objects
         lane = self.lanes[message.lane]
-        if lane[0] is message:
+        if lane[0][SEQ] == seq:
             lane.popleft()
-            while lane and lane[0].state == REMOVED:
-                lane.popleft()
-        elif len(lane) > _COMPACT_MIN and len(lane) > 2 * self.count:
-            self.lanes[message.lane] = deque(m for m in lane if m.state != REMOVED)
+            if objects:
+                objects.pop(seq, None)
+                while objects and lane and self._is_tombstone(lane[0]):
+                    del objects[lane.popleft()[SEQ]]
+        else:
+            objects[seq] = message  # a tombstone until it reaches the front
+            if len(lane) > _COMPACT_MIN and len(lane) > 2 * self.count:
+                self._compact_lane(message.lane)
+        if self._deadlines is not None and message.deadline != NEVER:
+            self._gone.add(seq)
+        if self._by_msgid is not None:
+            _index_drop(self._by_msgid, message.msgid, seq)
+        if self._by_correlid is not None:
+            _index_drop(self._by_correlid, message.correlid, seq)
+
+    def _compact_lane(self, lane: int) -> None:
+        """Drop the tombstones of one lane."""
+        kept: deque[Record] = deque()
+        for record in self.lanes[lane]:
+            if self._is_tombstone(record):
+                del self._objects[record[SEQ]]
+            else:
+                kept.append(record)
+        self.lanes[lane] = kept
 
     def hold(self, message: Message) -> None:
         """A get in a unit of work: the message leaves CURDEPTH but keeps its place."""
         message.state = GOT_IN_UOW
         self.in_uow += 1
+        self._objects[message.seq] = message
 
     def release(self, message: Message) -> None:
-        """Undo :meth:`hold` (backout), or make an uncommitted put available (commit)."""
+        """Undo :meth:`hold` (backout), or make an uncommitted put available (commit).
+
+        A committed put with nothing else to remember goes back to being its record alone; a
+        backed-out get keeps its object (the caller counts the backout on it).
+        """
         if message.state == GOT_IN_UOW:
             self.in_uow -= 1
+        elif message.locker is None and not message.backouts:
+            self._objects.pop(message.seq, None)
         message.state = AVAILABLE
 
     # -- walks ----------------------------------------------------------------------------------
@@ -126,37 +232,41 @@ class LocalStore:
         """
         return self._walk(now, handle, self._candidates(msgid, correlid, after))
 
-    @staticmethod
     def _walk(
-        now: int, handle: object, candidates: Iterator[Message]
+        self, now: int, handle: object, candidates: Iterable[Record]
     ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
         """Walk candidates in delivery order: skip what this handle may not see (uncommitted, in a
         unit of work, locked by another handle), collect expired ones, stop at the first live one
         (rules EXP-21..24, 27)."""
+        objects = self._objects
         expired: list[Message] | None = None
-        for message in candidates:
-            if message.state:
-                continue
-            locker = message.locker
-            if locker is not None and locker is not handle:
-                continue
-            if message.deadline <= now:
+        for record in candidates:
+            message = objects.get(record[SEQ]) if objects else None
+            if message is not None:
+                if message.state:
+                    continue
+                locker = message.locker
+                if locker is not None and locker is not handle:
+                    continue
+            if is_expired(record[DEADLINE], now):  # EXP-20
                 if expired is None:
-                    expired = [message]
+                    expired = [message or self._made(record)]
                 else:
-                    expired.append(message)
+                    expired.append(message or self._made(record))
                 continue
+            if message is None:  # kept while it is on the queue: the caller may browse it,
+                message = objects[record[SEQ]] = self._made(record)  # lock it or hold it
             return message, expired or _NONE
         return None, expired or _NONE
 
     def _candidates(
         self, msgid: bytes | None, correlid: bytes | None, after: tuple[int, int] | None
-    ) -> Iterator[Message]:
+    ) -> Iterator[Record]:
         if msgid is not None or correlid is not None:
             found = self._matching(msgid, correlid)
             if after is not None:
                 key = (-after[0], after[1])
-                found = [m for m in found if delivery_key(m) > key]
+                found = [r for r in found if delivery_key(r) > key]
             yield from found
             return
         for lane in range(self.top, -1, -1):
@@ -167,40 +277,44 @@ class LocalStore:
                 start = bisect_right(queue, after[1], key=_seq_of)
                 yield from islice(queue, start, None)
 
-    def _matching(self, msgid: bytes | None, correlid: bytes | None) -> list[Message]:
+    def _matching(self, msgid: bytes | None, correlid: bytes | None) -> list[Record]:
         """Present messages with this MsgId and/or CorrelId, in delivery order (index lookup)."""
         if msgid is not None:
-            found = self._index("msgid").get(msgid, [])
+            found = self._index(MSGID).get(msgid, ())
             if correlid is not None:
-                found = [m for m in found if m.correlid == correlid]
+                found = tuple(r for r in found if r[CORRELID] == correlid)
         else:
             assert correlid is not None
-            found = self._index("correlid").get(correlid, [])
-        live = [m for m in found if m.state != REMOVED]
-        if len(live) != len(found):  # prune the index entry while we are here
-            found[:] = live
-        return sorted(live, key=delivery_key) if len(live) > 1 else live
+            found = self._index(CORRELID).get(correlid, ())
+        return sorted(found, key=delivery_key) if len(found) > 1 else list(found)
 
-    def _index(self, field: str) -> dict[bytes, list[Message]]:
-        """The index of present messages by ``field`` ("msgid" or "correlid"), built on first use
-        and kept up to date by :meth:`add` from then on."""
-        slot = f"_by_{field}"
-        index: dict[bytes, list[Message]] | None = getattr(self, slot)
+    def _index(self, field: int) -> Index:
+        """The index of present messages by MsgId or CorrelId (a Record position), built on
+        first use and kept exact by :meth:`add` and :meth:`remove` from then on."""
+        index = self._by_msgid if field == MSGID else self._by_correlid
         if index is None:
-            key = attrgetter(field)
             index = {}
-            for message in self.messages():
-                index.setdefault(key(message), []).append(message)
-            setattr(self, slot, index)
+            for record in self._records():
+                _index_add(index, record[MSGID] if field == MSGID else record[CORRELID], record)
+            if field == MSGID:
+                self._by_msgid = index
+            else:
+                self._by_correlid = index
         return index
 
     # -- views ----------------------------------------------------------------------------------
+    def _records(self) -> Iterator[Record]:
+        """Every present record (all states but REMOVED) in delivery order."""
+        objects = self._objects
+        for lane in range(self.top, -1, -1):
+            for record in self.lanes[lane]:
+                if not objects or not self._is_tombstone(record):
+                    yield record
+
     def messages(self) -> Iterator[Message]:
         """Every present message (all states but REMOVED) in delivery order."""
-        for lane in range(self.top, -1, -1):
-            for message in self.lanes[lane]:
-                if message.state != REMOVED:
-                    yield message
+        for record in self._records():
+            yield self._message(record)
 
     def due(self, now: int) -> list[Message]:
         """Present messages whose deadline has passed, in deadline order (for expiry scans).
@@ -209,32 +323,62 @@ class LocalStore:
         stay in the heap for the next scan.
         """
         heap = self._deadline_heap()
+        gone, objects = self._gone, self._objects
         found: list[Message] = []
-        keep: list[tuple[int, int, Message]] = []
-        while heap and heap[0][0] <= now:
+        keep: list[tuple[int, int, Record]] = []
+        while heap and is_expired(heap[0][0], now):
             entry = heapq.heappop(heap)
-            message = entry[2]
-            if message.state == AVAILABLE and message.locker is None:
-                found.append(message)  # the caller discards every one of these
-            elif message.state != REMOVED:
+            seq = entry[1]
+            if seq in gone:
+                gone.discard(seq)
+                continue
+            message = objects.get(seq)
+            if message is None:
+                found.append(self._made(entry[2]))  # the caller discards every one of these
+            elif message.state == AVAILABLE and message.locker is None:
+                found.append(message)
+            else:
                 keep.append(entry)  # uncommitted, in a unit of work or locked: look again later
         for entry in keep:
             heapq.heappush(heap, entry)
         return found
 
-    def _deadline_heap(self) -> list[tuple[int, int, Message]]:
+    def _deadline_heap(self) -> list[tuple[int, int, Record]]:
         if self._deadlines is None:
-            self._deadlines = []
             self._compact_deadlines()
+        assert self._deadlines is not None
         return self._deadlines
 
     def _compact_deadlines(self) -> None:
         """Rebuild the heap from the messages present (drops entries of removed ones)."""
-        heap = [(m.deadline, m.seq, m) for m in self.messages() if m.deadline != NEVER]
+        heap = [(r[DEADLINE], r[SEQ], r) for r in self._records() if r[DEADLINE] != NEVER]
         heapq.heapify(heap)
         self._deadlines = heap
+        self._gone.clear()
 
     def has_due(self, now: int) -> bool:
         """Whether a scan could find anything (z/OS "queues worth scanning")."""
         heap = self._deadline_heap()
-        return bool(heap) and heap[0][0] <= now
+        return bool(heap) and is_expired(heap[0][0], now)
+
+
+def _flat(fields: dict[str, Any]) -> Items:
+    """A dict as one flat tuple: the collector untracks it at its first collection (a tuple of
+    pairs would take one collection per level)."""
+    return tuple(chain.from_iterable(fields.items()))
+
+
+def _unflat(items: Items) -> dict[str, Any]:
+    return dict(zip(items[::2], items[1::2], strict=True))
+
+
+def _index_add(index: Index, key: bytes, record: Record) -> None:
+    index[key] = (*index.get(key, ()), record)
+
+
+def _index_drop(index: Index, key: bytes, seq: int) -> None:
+    kept = tuple(r for r in index.get(key, ()) if r[SEQ] != seq)
+    if kept:
+        index[key] = kept
+    else:
+        index.pop(key, None)

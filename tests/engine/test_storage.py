@@ -1,0 +1,123 @@
+"""Storage of queued messages: what the cyclic garbage collector and the allocator see.
+
+No behaviour rule: docs/engine.md ("Storage") promises that a queued message is kept in a form
+the collector does not track, so that a full collection does not walk the queue and a deep queue
+does not slow a long-running program down, and that it takes at most 400 bytes besides its data.
+These tests ask CPython itself (``gc.is_tracked``, ``gc.get_objects``, ``tracemalloc``), never
+the engine, and assert counts and sizes, never times.
+"""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from collections.abc import Iterator
+
+import pytest
+
+import mqlearn as mq
+from mqlearn import CMQC as C
+from tests.engine.helpers_part1 import APP_Q, get, new_qm, put
+
+MEMORY_LIMIT = 400  # bytes per queued message besides its data (docs/engine.md, "Storage")
+
+
+def queued(qm: mq.QueueManager, name: str = APP_Q) -> Iterator[object]:
+    """What the store keeps for each message on a queue (its lanes' entries)."""
+    for lane in qm.local(name).store.lanes:
+        yield from lane
+
+
+def filled(msgdlvsq: str, depth: int) -> mq.QueueManager:
+    """A queue manager whose queue holds ``depth`` messages put as a program puts them: expiry and
+    priority varied, a few got, a few expired and discarded on the way (events recorded)."""
+    qm = new_qm()
+    qm.define_qlocal(APP_Q, msgdlvsq=msgdlvsq, maxdepth=10 * depth)
+    q = mq.Queue(qm, APP_Q)
+    for i in range(depth + depth // 10):
+        put(q, b"m%d" % i, Expiry=1 if i % 10 == 3 else -1, Priority=i % 10)
+    qm.sim.advance(ms=1_000)
+    for _ in range(depth // 20):
+        get(q)  # discards the expired ones met on the way
+    return qm
+
+
+def tracked_after_collection() -> int:
+    gc.collect()
+    return len(gc.get_objects())
+
+
+@pytest.mark.parametrize("msgdlvsq", ["FIFO", "PRIORITY"])
+def test_queued_messages_are_not_tracked_after_a_collection(msgdlvsq: str) -> None:
+    """Plain puts, puts with non-initial descriptor fields, with set context, committed puts
+    and messages the queue manager puts itself (expiration reports): none is tracked."""
+    qm = new_qm()
+    qm.define_qlocal(APP_Q, msgdlvsq=msgdlvsq)
+    qm.define_qlocal("REPLY")
+    q = mq.Queue(qm, APP_Q)
+    put(q, b"short", Expiry=1, Report=C.MQRO_EXPIRATION, ReplyToQ="REPLY")
+    put(q, b"plain")
+    put(q, b"fields", Format=C.MQFMT_STRING, Report=C.MQRO_EXPIRATION, ReplyToQ="REPLY")
+    put(q, b"context", pmo_options=C.MQPMO_SET_ALL_CONTEXT, UserIdentifier="alice")
+    put(q, b"unit of work", pmo_options=C.MQPMO_SYNCPOINT, Priority=7)
+    qm.commit()
+    qm.sim.advance(ms=500)
+    qm.scan()  # discards "short": its expiration report is put on REPLY
+    # A collection untracks a tuple whose items are untracked by then; the record of a message
+    # with non-initial fields holds a tuple of its own, which the same collection may reach later
+    gc.collect()
+    gc.collect()
+    stored = list(queued(qm)) + list(queued(qm, "REPLY"))
+    assert len(stored) == 5, "four messages on APP.IN, the report on REPLY"
+    assert [gc.is_tracked(entry) for entry in stored] == [False] * 5
+
+
+def test_a_message_in_an_open_unit_of_work_is_tracked_until_it_ends() -> None:
+    """While a unit of work is open its messages carry state a record cannot (they are objects
+    the collector tracks); after the commit they are records again."""
+    qm = new_qm()
+    qm.define_qlocal(APP_Q)
+    q = mq.Queue(qm, APP_Q)
+    mark = tracked_after_collection()
+    for i in range(200):
+        put(q, b"u%d" % i, pmo_options=C.MQPMO_SYNCPOINT)
+    assert tracked_after_collection() - mark >= 200
+    qm.commit()
+    assert tracked_after_collection() - mark < 50
+
+
+@pytest.mark.parametrize("msgdlvsq", ["FIFO", "PRIORITY"])
+def test_tracked_objects_do_not_grow_with_depth(msgdlvsq: str) -> None:
+    """A queue 20 times deeper adds no more tracked objects than a shallow one (a count, taken
+    from the collector's own list, of a whole queue manager with its event log)."""
+    growth = {}
+    for depth in (1_000, 20_000):
+        before = tracked_after_collection()
+        qm = filled(msgdlvsq, depth)
+        assert qm.curdepth(APP_Q) >= depth
+        growth[depth] = tracked_after_collection() - before
+        del qm
+    assert growth[20_000] - growth[1_000] < 100, growth
+
+
+def test_bytes_per_queued_message_are_at_most_400() -> None:
+    """tracemalloc: a PRIORITY queue filled with 20,000 messages (events recorded, payloads made
+    beforehand) costs at most 400 bytes per message besides the payloads."""
+    n = 20_000
+    payloads = [b"payload-%09d" % i for i in range(n)]
+    qm = new_qm()
+    qm.define_qlocal(APP_Q, msgdlvsq="PRIORITY", maxdepth=n)
+    q = mq.Queue(qm, APP_Q)
+    pmo = mq.PMO(Options=C.MQPMO_NO_SYNCPOINT)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i, payload in enumerate(payloads):
+            q.put(payload, mq.MD(Expiry=-1 if i % 2 else 100_000, Priority=i % 10), pmo)
+        gc.collect()
+        used = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert qm.curdepth(APP_Q) == n
+    assert used / n <= MEMORY_LIMIT, f"{used / n:.1f} bytes per queued message"
