@@ -53,9 +53,15 @@ def entry_html(rule_id: str) -> str:
 
 
 @cache
+def _catalogue() -> str:
+    """The shipped catalogue's text, read once."""
+    return _CATALOGUE.read_text(encoding="utf-8")
+
+
+@cache
 def _entries() -> dict[str, list[str]]:
-    """Rule ID → its paragraphs (Markdown, lines joined), read once from the shipped catalogue."""
-    text = _CATALOGUE.read_text(encoding="utf-8")
+    """Rule ID → its paragraphs (Markdown, lines joined)."""
+    text = _catalogue()
     starts = list(_HEADING.finditer(text))
     out: dict[str, list[str]] = {}
     for here, after in zip(starts, [*starts[1:], None], strict=True):
@@ -69,8 +75,9 @@ def _entries() -> dict[str, list[str]]:
 @cache
 def _source_links() -> dict[str, str]:
     """IBM page title → its link, from the catalogue's source table."""
-    text = _CATALOGUE.read_text(encoding="utf-8")
-    return {html.escape(title, quote=False): url for title, url in _SOURCE_ROW.findall(text)}
+    return {
+        html.escape(title, quote=False): url for title, url in _SOURCE_ROW.findall(_catalogue())
+    }
 
 
 def _paragraph(markdown: str) -> str:
