@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from mqlearn.viz import figures
 from mqlearn.viz.history import history
+from mqlearn.viz.text import summary
 from tests.viz.helpers import APP_Q, new_model
 
 OPS = st.one_of(
@@ -57,6 +58,12 @@ def test_exp25_depth_series_replays_curdepth_and_expired_counts(
         else:
             getattr(model, str(kind))()
         seen[model.now_ms] = (model.qm.curdepth(APP_Q), expired_now(model))
+        # the summary line counts from the queue's records, the history from the log: same count
+        curdepth, expired_count = seen[model.now_ms]
+        lives = history(model.qm, APP_Q).lives
+        assert sum(life.expired_at(model.now_ms) for life in lives if life.present) == expired_count
+        counts = f"CURDEPTH {curdepth}: {curdepth - expired_count} live, {expired_count} expired"
+        assert counts in summary(model.qm, APP_Q)
 
     times, depth, expired = figures.depth_series(history(model.qm, APP_Q).lives, model.now_ms)
     for t, (curdepth, expired_count) in seen.items():
