@@ -139,6 +139,8 @@ def test_exp23_priority_get_walks_discards_returns_and_stops(
         page.locator(".mq-step").click()
         c_in_tray = page.locator('.mq-qv-tray .mq-chip[data-label="C"]')
         expect(c_in_tray).to_have_attribute("data-state", "discarded")
+        # mid-walk, the step's narration already links the rule it cites
+        expect(page.locator(".mq-qv-narration .mq-rule")).to_have_count(1)
         page.locator(".mq-step-back").click()
         expect(c_in_tray).to_have_count(0)
         expect(page.locator('.mq-qv-lanes .mq-chip[data-label="C"]')).to_have_attribute(

@@ -409,6 +409,7 @@ function renderQueueView(model, root) {
       return;
     }
     root.dataset.walk = transition.action || "get";
+    setRules(root, transition.rules); // the steps' narration cites this transition's rules
     if (transition.manual) {
       reveal();
       return;
