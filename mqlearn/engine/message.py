@@ -16,7 +16,7 @@ keeps it while it carries state a record cannot (mqlearn.engine.store).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 # the lifetime formulas live with the other rule formulas; these names stay importable from here
 from mqlearn.engine.rule_formulas import NEVER as NEVER
@@ -126,6 +126,37 @@ class Message:
             f"<Message seq={self.seq} lane={self.lane} msgid={self.msgid.hex()[:16]}… "
             f"deadline={'never' if self.deadline == NEVER else self.deadline} state={self.state}>"
         )
+
+
+class MessageView(NamedTuple):
+    """A read-only look at a present message: its record's fields, then the state and lock its
+    object carries (AVAILABLE and None when the store keeps none). The views read every queued
+    message on every click; a view is one tuple, where a ``Message`` also rebuilds its ctx and
+    extra dicts (``LocalStore.views``). Descriptor fields never change while a message is queued,
+    so the record's are the message's."""
+
+    seq: int
+    lane: int
+    priority: int
+    deadline: int
+    put_ms: int
+    msgid: bytes
+    correlid: bytes
+    data: bytes
+    ctx_items: tuple[Any, ...]
+    extra_items: tuple[Any, ...] | None
+    xdeadline: int | None
+    state: int
+    locker: object | None
+
+    def field(self, name: str, default: Any) -> Any:
+        """As ``Message.field``: a descriptor field from extra, then ctx, or ``default``."""
+        for items in (self.extra_items, self.ctx_items):
+            if items is not None:
+                names = items[0::2]
+                if name in names:
+                    return items[2 * names.index(name) + 1]
+        return default
 
 
 def record_of(message: Message, ctx: tuple[Any, ...], extra: tuple[Any, ...] | None) -> Record:

@@ -40,6 +40,7 @@ from mqlearn.engine.message import (
     REMOVED,
     SEQ,
     Message,
+    MessageView,
     Record,
     message_of,
     record_of,
@@ -315,6 +316,17 @@ class LocalStore:
         """Every present message (all states but REMOVED) in delivery order."""
         for record in self._records():
             yield self._message(record)
+
+    def views(self) -> Iterator[MessageView]:
+        """Every present message in delivery order as a read-only ``MessageView``: what the
+        views draw on every click, without making a ``Message`` for each record."""
+        objects = self._objects
+        for record in self._records():
+            message = objects.get(record[SEQ]) if objects else None
+            if message is None:
+                yield MessageView(*record, AVAILABLE, None)
+            else:
+                yield MessageView(*record, message.state, message.locker)
 
     def due(self, now: int) -> list[Message]:
         """Present messages whose deadline has passed, in deadline order (for expiry scans).

@@ -194,7 +194,7 @@ class QueueHistory:
             self.lives, self._by_seq = [], {}
         on_queue = []
         labels = labels_for(qm)
-        for message in store.messages():
+        for message in store.views():
             life = self._by_seq.get(message.seq)
             if life is None:
                 life = Life(

@@ -422,7 +422,7 @@ class WorkbenchModel:
     def expired_count(self) -> int:
         """Messages on the queue that have expired but are not discarded yet (EXP-20, EXP-25)."""
         now = self.now_ms
-        return sum(is_expired(m.deadline, now) for m in self.qm.local(self.queue).store.messages())
+        return sum(is_expired(m.deadline, now) for m in self.qm.local(self.queue).store.views())
 
     # -- helpers ----------------------------------------------------------------------------------
     def _result(self, line: str) -> str:

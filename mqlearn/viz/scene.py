@@ -100,7 +100,7 @@ def queue_scene(
     now = qm.sim.now if at_ms is None else at_ms
     if at_ms is None:
         shown = _Shown(_lanes(qm, queue, local.store.top), now)
-        for m in local.store.messages():
+        for m in local.store.views():
             if shown.room(m.lane):
                 state = _STATES[m.state]
                 if state == "live" and m.locker is not None:
@@ -151,7 +151,7 @@ def reply_box(qm: QueueManager, reply_q: str, labels: Labels) -> dict[str, Any]:
     now = qm.sim.now
     store = qm.local(reply_q).store
     chips: list[dict[str, Any]] = []
-    for m in store.messages():
+    for m in store.views():
         if len(chips) == CHIPS_PER_LANE:
             break
         deadline = None if m.deadline == NEVER else m.deadline

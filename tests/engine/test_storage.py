@@ -12,11 +12,13 @@ from __future__ import annotations
 import gc
 import tracemalloc
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 import mqlearn as mq
 from mqlearn import CMQC as C
+from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, UNCOMMITTED_PUT
 from tests.engine.helpers_part1 import APP_Q, get, new_qm, put
 
 MEMORY_LIMIT = 400  # bytes per queued message besides its data (docs/engine.md, "Storage")
@@ -121,3 +123,54 @@ def test_bytes_per_queued_message_are_at_most_400() -> None:
         tracemalloc.stop()
     assert qm.curdepth(APP_Q) == n
     assert used / n <= MEMORY_LIMIT, f"{used / n:.1f} bytes per queued message"
+
+
+FIELDS_READ = ("Format", "ReplyToQ", "UserIdentifier", "Report", "Encoding", "PutApplName")
+
+
+def looks(message: object) -> tuple[object, ...]:
+    """What a reader of a queued message sees, whether it is a Message or a MessageView."""
+    m: Any = message
+    return (
+        m.seq,
+        m.lane,
+        m.priority,
+        m.deadline,
+        m.put_ms,
+        m.msgid,
+        m.correlid,
+        m.data,
+        m.xdeadline,
+        m.state,
+        m.locker,
+        tuple(m.field(name, "absent") for name in FIELDS_READ),
+    )
+
+
+@pytest.mark.parametrize("msgdlvsq", ["FIFO", "PRIORITY"])
+def test_views_show_what_the_messages_show_in_every_state(msgdlvsq: str) -> None:
+    """The read-only views the widgets draw from (``LocalStore.views``) carry the same fields,
+    state and lock as the Message objects a call is given, for plain, non-initial-field, set
+    context, uncommitted, got-in-a-unit-of-work, locked and backed-out messages."""
+    qm = new_qm()
+    qm.define_qlocal(APP_Q, msgdlvsq=msgdlvsq)
+    q = mq.Queue(qm, APP_Q)
+    put(q, b"taken", Priority=9)
+    put(q, b"backed out", Priority=8)
+    put(q, b"plain", Priority=2)
+    put(q, b"short", Expiry=1, Format=C.MQFMT_STRING, Report=C.MQRO_EXPIRATION, ReplyToQ="R")
+    put(q, b"context", pmo_options=C.MQPMO_SET_ALL_CONTEXT, UserIdentifier="alice", Priority=5)
+    assert get(q, C.MQGMO_SYNCPOINT)[0] == b"taken"
+    assert get(q, C.MQGMO_SYNCPOINT)[0] == b"backed out"
+    qm.backout()  # both go back; "backed out" and "taken" now carry a BackoutCount
+    put(q, b"uncommitted", pmo_options=C.MQPMO_SYNCPOINT, Priority=1)
+    assert get(q, C.MQGMO_SYNCPOINT)[0] == b"taken"  # held in a unit of work: not in CURDEPTH
+    assert get(q, C.MQGMO_BROWSE_FIRST | C.MQGMO_LOCK)[0] == b"backed out"
+    qm.sim.advance(ms=500)  # "short" has expired and is still queued (no scans)
+    store = qm.local(APP_Q).store
+    views, messages = list(store.views()), list(store.messages())
+    assert [looks(v) for v in views] == [looks(m) for m in messages]
+    states = sorted({v.state for v in views})
+    assert states == sorted({AVAILABLE, UNCOMMITTED_PUT, GOT_IN_UOW})
+    assert sum(v.locker is not None for v in views) == 1
+    assert [v.data for v in views if v.field("Format", "") == C.MQFMT_STRING] == [b"short"]
