@@ -22,6 +22,7 @@ lab: $(STAMP)
 
 # The queue workbench alone, as a web app without code (Voila). A pre-heated kernel has run the
 # notebook before the page is asked for, so the app paints at once (benchmarks/bench_browser.py).
+# Voila also reads ./voila.json (the extensions a Voila page does not load), as on Binder.
 APP_OPTIONS := --preheat_kernel=True
 app: $(STAMP)
 	$(VENV)/bin/voila $(APP_OPTIONS) notebooks/workbench.ipynb
