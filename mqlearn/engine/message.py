@@ -6,7 +6,8 @@ shared by every message a queue manager puts. Deadlines are absolute virtual tim
 ``NEVER`` stands for MQEI_UNLIMITED so that ``now >= deadline`` needs no special case.
 
 On its queue a message is kept as a ``Record``: a plain tuple of the same immutable fields, with
-``ctx`` and ``extra`` as flat tuples of names and values. The cyclic garbage collector stops tracking
+``ctx`` and ``extra`` as flat tuples of names and values; ``QueueManager._enqueue`` makes it
+directly from the put's values, with no ``Message`` in between. The cyclic garbage collector stops tracking
 a tuple that holds only atomic values (ints, bytes, str, None and such tuples), so a million queued
 messages cost a full collection nothing; an instance of any class is always tracked, and walking a
 million of them made every full collection take most of a second (docs/engine.md, "Storage and
@@ -55,6 +56,7 @@ Record = tuple[
 # positions in a Record
 SEQ: Final = 0
 LANE: Final = 1
+PRIORITY: Final = 2
 DEADLINE: Final = 3
 MSGID: Final = 5
 CORRELID: Final = 6
@@ -159,27 +161,9 @@ class MessageView(NamedTuple):
         return default
 
 
-def record_of(message: Message, ctx: tuple[Any, ...], extra: tuple[Any, ...] | None) -> Record:
-    """The record a queue keeps for ``message``, given its ctx and extra as flat tuples
-    (:func:`message_of` is the way back). Written out on purpose: every put runs it, and an
-    ``attrgetter`` of the same slots made it about 2.5 times slower."""
-    return (
-        message.seq,
-        message.lane,
-        message.priority,
-        message.deadline,
-        message.put_ms,
-        message.msgid,
-        message.correlid,
-        message.data,
-        ctx,
-        extra,
-        message.xdeadline,
-    )
-
-
 def message_of(record: Record, ctx: dict[str, Any], extra: dict[str, Any] | None) -> Message:
-    """A new, AVAILABLE Message for a record, given its ctx and extra as dicts.
+    """A new, AVAILABLE Message for a record, given its ctx and extra as dicts (the way back
+    from a record to the object calls see).
 
     It sets every slot ``Message.__init__`` sets, without the call: a get or a discard makes one
     for each message it takes, so this is on the hot path (about 40 % cheaper than the call).

@@ -21,14 +21,14 @@ class Opened:
         self.last_reason = C.MQRC_NONE
         self.closed = False
 
-    def _output(self, put: Callable[[], int]) -> None:
-        """An MQPUT on this handle: ``put`` does it and returns its warning reason (0 if none);
-        the codes are set whatever happens (rule MQI-01)."""
+    def _output(self, put: Callable[..., int], *args: object) -> None:
+        """An MQPUT on this handle: ``put(*args)`` does it and returns its warning reason (0 if
+        none); the codes are set whatever happens (rule MQI-01)."""
         try:
             if self.closed:
                 raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.what} is closed")
             open_options.check_put(self.open_opts, self.what)
-            warning = put()
+            warning = put(*args)
         except MQMIError as error:  # a failing call sets the codes too
             self.last_comp, self.last_reason = error.comp, error.reason
             raise

@@ -43,7 +43,6 @@ from mqlearn.engine.message import (
     MessageView,
     Record,
     message_of,
-    record_of,
 )
 from mqlearn.engine.rule_formulas import is_expired
 
@@ -99,13 +98,12 @@ class LocalStore:
         return self.count - self.in_uow
 
     # -- records and objects --------------------------------------------------------------------
-    def _record(self, message: Message) -> Record:
-        ctx = message.ctx
+    def items(self, ctx: dict[str, Any]) -> Items:
+        """A put context as the flat tuple a record keeps, converted once per shared dict."""
         known = self._contexts.get(id(ctx))
         if known is None or known[0] is not ctx:
-            known = self._remember_context(ctx, _flat(ctx))
-        extra = message.extra
-        return record_of(message, known[1], None if extra is None else _flat(extra))
+            known = self._remember_context(ctx, flat(ctx))
+        return known[1]
 
     def _remember_context(self, ctx: dict[str, Any], items: Items) -> tuple[dict[str, Any], Items]:
         contexts = self._contexts
@@ -115,7 +113,7 @@ class LocalStore:
         contexts[id(ctx)] = contexts[id(items)] = known
         return known
 
-    def _message(self, record: Record) -> Message:
+    def message(self, record: Record) -> Message:
         """The Message of a present record: the one the store keeps, or a new one."""
         message = self._objects.get(record[SEQ])
         return self._made(record) if message is None else message
@@ -133,24 +131,29 @@ class LocalStore:
         return message is not None and message.state == REMOVED
 
     # -- changes --------------------------------------------------------------------------------
-    def add(self, message: Message) -> None:
-        record = self._record(message)
-        lane = message.lane
+    def add(self, record: Record) -> None:
+        """Queue a new record at the end of its lane (``QueueManager._enqueue`` makes it)."""
+        lane = record[LANE]
         self.lanes[lane].append(record)
         if lane > self.top:
             self.top = lane
         self.count += 1
-        if message.state != AVAILABLE:  # an uncommitted put: its object carries the state
-            self._objects[message.seq] = message
         heap = self._deadlines
-        if heap is not None and message.deadline != NEVER:
-            heapq.heappush(heap, (message.deadline, message.seq, record))
+        if heap is not None and record[DEADLINE] != NEVER:
+            heapq.heappush(heap, (record[DEADLINE], record[SEQ], record))
             if len(heap) > 2 * self.count + _COMPACT_MIN:
                 self._compact_deadlines()
         if self._by_msgid is not None:
-            _index_add(self._by_msgid, message.msgid, record)
+            _index_add(self._by_msgid, record[MSGID], record)
         if self._by_correlid is not None:
-            _index_add(self._by_correlid, message.correlid, record)
+            _index_add(self._by_correlid, record[CORRELID], record)
+
+    def keep(self, record: Record, state: int) -> Message:
+        """The object of a record just added in ``state`` (an uncommitted put), kept while the
+        message is on the queue: its object carries the state."""
+        message = self._objects[record[SEQ]] = self._made(record)
+        message.state = state
+        return message
 
     def remove(self, message: Message) -> None:
         """Take a message off the queue for good (got, discarded, committed, sent)."""
@@ -315,7 +318,7 @@ class LocalStore:
     def messages(self) -> Iterator[Message]:
         """Every present message (all states but REMOVED) in delivery order."""
         for record in self._records():
-            yield self._message(record)
+            yield self.message(record)
 
     def views(self) -> Iterator[MessageView]:
         """Every present message in delivery order as a read-only ``MessageView``: what the
@@ -374,7 +377,7 @@ class LocalStore:
         return bool(heap) and is_expired(heap[0][0], now)
 
 
-def _flat(fields: dict[str, Any]) -> Items:
+def flat(fields: dict[str, Any]) -> Items:
     """A dict as one flat tuple: the collector untracks it at its first collection (a tuple of
     pairs would take one collection per level)."""
     return tuple(chain.from_iterable(fields.items()))
