@@ -75,9 +75,15 @@ def get(
             _unlock(handle)
             handle.last_comp, handle.last_reason = C.MQCC_OK, C.MQRC_NONE
             return b""
-        message = _find(qm, handle, local, md, opts)
+        sync = opts.sync
+        if sync == SYNC_DEFAULT:
+            sync = SYNC_YES if qm.profile == "zos" else SYNC_NO
+        # a plain get (no browse, no unit of work) removes the message at once: the store need
+        # not keep an object for it (a failed get, 2080, leaves it as it was: a record)
+        keep = bool(opts.browse) or sync != SYNC_NO
+        message = _find(qm, handle, local, md, opts, keep)
         if message is None:
-            message = _wait(qm, handle, local, md, opts)
+            message = _wait(qm, handle, local, md, opts, keep)
         now = qm.sim.now
         data = message.data
         if message.xdeadline is not None:  # rules XQH-03, XQH-05
@@ -111,10 +117,7 @@ def get(
     else:
         if message.locker is not None:
             handle.locked = message.locker = None
-        sync = opts.sync
-        if sync == SYNC_DEFAULT:
-            sync = SYNC_YES if qm.profile == "zos" else SYNC_NO
-        elif sync == SYNC_IF_PERSISTENT:
+        if sync == SYNC_IF_PERSISTENT:
             sync = SYNC_YES if md.Persistence == C.MQPER_PERSISTENT else SYNC_NO
         if sync == SYNC_YES:
             local.store.hold(message)
@@ -129,9 +132,10 @@ def get(
 
 
 def _find(
-    qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions
+    qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions, keep: bool
 ) -> Message | None:
-    """The message this call would return, discarding expired ones met on the way."""
+    """The message this call would return, discarding expired ones met on the way; ``keep``:
+    the store keeps its object while it stays on the queue (:meth:`LocalStore.first_live`)."""
     if opts.position:
         if opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
             return _under_cursor(qm, handle, local)
@@ -148,10 +152,10 @@ def _find(
     if correlid == _CI_NONE:
         correlid = None
     if msgid is None and correlid is None and after is None:
-        message, expired = local.store.first_live(qm.sim.now, handle)
+        message, expired = local.store.first_live(qm.sim.now, handle, keep)
     else:
         message, expired = local.store.first_live_matching(
-            qm.sim.now, handle, msgid, correlid, after
+            qm.sim.now, handle, msgid, correlid, after, keep
         )
     if expired:
         cause = "browse" if opts.browse else "get"
@@ -172,7 +176,9 @@ def _under_cursor(qm: QueueManagerPort, handle: Queue, local: QLocal) -> Message
     return message
 
 
-def _wait(qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions) -> Message:
+def _wait(
+    qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions, keep: bool
+) -> Message:
     """MQGMO_WAIT on the virtual clock: run scheduled actions until a message is there."""
     sim = qm.sim
     wait = opts.wait_ms
@@ -187,7 +193,7 @@ def _wait(qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetO
         step_to = until if last else nxt
         assert step_to is not None
         sim.run_until(step_to)
-        message = _find(qm, handle, local, md, opts)
+        message = _find(qm, handle, local, md, opts, keep)
         if message is not None:
             return message
         if last:

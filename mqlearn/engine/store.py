@@ -5,7 +5,8 @@ records (``mqlearn.engine.message.Record``: plain tuples the garbage collector d
 arrival order, so a put is an append and a get from the front is O(1). A ``Message`` object is
 made from a record when a call needs one; the store keeps the object (``_objects``, by seq) while
 the message is on the queue and its object carries state a record cannot: a state other than
-AVAILABLE, a lock, a BackoutCount, or a place under a browse cursor (any message a walk returns).
+AVAILABLE, a lock, a BackoutCount, or a place under a browse cursor (any message a walk returns,
+unless the caller removes it at once: a plain get).
 Every other queued message is its record alone, so the collector's work does not grow with depth.
 
 Messages that leave the queue are marked REMOVED and dropped when they reach the front of their
@@ -212,15 +213,17 @@ class LocalStore:
 
     # -- walks ----------------------------------------------------------------------------------
     def first_live(
-        self, now: int, handle: object
+        self, now: int, handle: object, keep: bool = True
     ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
         """The first message a plain get would return, and the expired ones met before it.
 
         The hot path of every get: no match options, no cursor; lanes from the top one down.
+        ``keep``: the store keeps the returned message's object while it is on the queue (the
+        caller may browse it, lock it or hold it); a get that removes it at once passes False.
         """
         if self.top < 0:
             return None, _NONE
-        return self._walk(now, handle, chain.from_iterable(self.lanes[self.top :: -1]))
+        return self._walk(now, handle, chain.from_iterable(self.lanes[self.top :: -1]), keep)
 
     def first_live_matching(
         self,
@@ -229,15 +232,16 @@ class LocalStore:
         msgid: bytes | None,
         correlid: bytes | None,
         after: tuple[int, int] | None,
+        keep: bool = True,
     ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
         """Like :meth:`first_live`, restricted to matching messages and/or those after a cursor.
 
         ``after`` is a cursor position (lane, seq): only messages later in delivery order count.
         """
-        return self._walk(now, handle, self._candidates(msgid, correlid, after))
+        return self._walk(now, handle, self._candidates(msgid, correlid, after), keep)
 
     def _walk(
-        self, now: int, handle: object, candidates: Iterable[Record]
+        self, now: int, handle: object, candidates: Iterable[Record], keep: bool
     ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
         """Walk candidates in delivery order: skip what this handle may not see (uncommitted, in a
         unit of work, locked by another handle), collect expired ones, stop at the first live one
@@ -258,8 +262,10 @@ class LocalStore:
                 else:
                     expired.append(message or self._made(record))
                 continue
-            if message is None:  # kept while it is on the queue: the caller may browse it,
-                message = objects[record[SEQ]] = self._made(record)  # lock it or hold it
+            if message is None:
+                message = self._made(record)
+                if keep:
+                    objects[record[SEQ]] = message
             return message, expired or _NONE
         return None, expired or _NONE
 

@@ -393,6 +393,7 @@ class GetOptions(NamedTuple):
 
 _GMO_KEYS = frozenset({"Options", "WaitInterval", "MatchOptions", "Version"})
 _GMO_CACHE: dict[tuple[object, ...], GetOptions] = {}
+_GMO_OPTIONS_CACHE: dict[int, GetOptions] = {}  # GMOs that set Options only, by its value
 
 
 def check_gmo(gmo: GMO) -> GetOptions:
@@ -403,6 +404,14 @@ def check_gmo(gmo: GMO) -> GetOptions:
     d = gmo.__dict__
     if not d:
         return _INITIAL_GMO
+    if d.keys() == _OPTIONS_ONLY:  # the common case: one lookup by the Options value
+        value = d["Options"]
+        decoded = _GMO_OPTIONS_CACHE.get(value) if type(value) is int else None
+        if decoded is None:
+            decoded = _check_gmo(gmo)
+            if len(_GMO_OPTIONS_CACHE) < 1024:
+                _GMO_OPTIONS_CACHE[value] = decoded
+        return decoded
     if not d.keys() <= _GMO_KEYS:
         return _check_gmo(gmo)
     key = (d.get("Options"), d.get("WaitInterval"), d.get("MatchOptions"), d.get("Version"))

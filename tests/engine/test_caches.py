@@ -1,10 +1,13 @@
-"""The put path's caches never go stale (rules MD-02, EXP-06, EXP-20; docs/engine.md, "Put").
+"""The caches of the put and get paths never go stale (rules MD-02, EXP-06, EXP-11, EXP-20;
+docs/engine.md, "Storage and the garbage collector").
 
 A put keeps what the rule formulas give for a route (the Priority stored, its lane and the 2049
 warning, per Priority value; the Expiry stored after CAPEXPRY and the deadline, per Expiry value
-and clock tick) and decodes a PMO's Options once per value. These tests change what those values
-depend on between puts (MAXPRTY, DEFPRTY, MSGDLVSQ, CAPEXPRY, the clock) and check every queued
-message against the rules computed here, from the documentation's formulas, not by the engine.
+and clock tick) and decodes a PMO's Options once per value; a get decodes a GMO's Options once per
+value and memoizes the remaining Expiry. These tests change what those values depend on between
+puts (MAXPRTY, DEFPRTY, MSGDLVSQ, CAPEXPRY, the clock) and check every queued message against the
+rules computed here, from the documentation's formulas, not by the engine; the decoders are
+compared with decoding afresh.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from hypothesis import strategies as st
 
 import mqlearn as mq
 from mqlearn import CMQC as C
+from mqlearn.engine.descriptor import _remaining
 from mqlearn.engine.message import NEVER
-from mqlearn.engine.validate import _check_pmo, _put_options, check_pmo
+from mqlearn.engine.validate import _check_gmo, _check_pmo, _put_options, check_gmo, check_pmo
 
 Q = "APP.Q"
 
@@ -217,3 +221,50 @@ def test_cached_put_options_agree_with_decoding_afresh(values: list[int]) -> Non
 @pytest.mark.parametrize("pmo", [None, mq.PMO()])
 def test_no_pmo_is_the_initial_pmo(pmo: mq.PMO | None) -> None:
     assert check_pmo(pmo) == decoded_afresh(mq.PMO())
+
+
+def gmo_decoded(gmo: mq.GMO, decode: Any) -> Any:
+    try:
+        return decode(gmo)
+    except (mq.MQMIError, TypeError) as error:
+        return type(error), getattr(error, "reason", None)
+
+
+gmo_options = st.one_of(
+    st.integers(0, 1 << 26),
+    st.sampled_from([True, False]),
+    st.sampled_from(
+        [
+            C.MQGMO_NO_WAIT | C.MQGMO_NO_SYNCPOINT,
+            C.MQGMO_WAIT,
+            C.MQGMO_SYNCPOINT,
+            C.MQGMO_BROWSE_FIRST | C.MQGMO_LOCK,
+            C.MQGMO_BROWSE_NEXT | C.MQGMO_SYNCPOINT,
+            C.MQGMO_ACCEPT_TRUNCATED_MSG,
+        ]
+    ),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(gmo_options, min_size=1, max_size=6))
+def test_cached_get_options_agree_with_decoding_afresh(values: list[int]) -> None:
+    for value in values:
+        for _ in range(2):  # the second time from the cache
+            gmo = mq.GMO(Options=value)
+            assert gmo_decoded(gmo, check_gmo) == gmo_decoded(gmo, _check_gmo)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.one_of(st.just(NEVER), st.integers(0, 10**12)), st.integers(0, 10**12)),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_remaining_expiry_memo_agrees_with_the_rule(pairs: list[tuple[int, int]]) -> None:
+    for deadline, now in pairs + pairs:  # each pair twice: the second from the memo
+        left = deadline - now
+        want = -1 if deadline == NEVER else (max(left, 0) + 99) // 100  # EXP-11, EXP-12
+        assert _remaining(deadline, now) == want
