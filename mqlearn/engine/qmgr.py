@@ -38,6 +38,7 @@ from mqlearn.engine.message import (
 from mqlearn.engine.objects import QLocal, QRemote, QueueDefinition, check_name
 from mqlearn.engine.pubsub import PubSub, Subscription, TopicAttributes, TopicObject
 from mqlearn.engine.rule_formulas import (
+    NEVER,
     capped_deadline,
     capped_expiry,
     deadline_of,
@@ -430,7 +431,10 @@ class QueueManager(Definitions):
             route.lifetimes = {}
             route.lifetimes_at = now
         capped = capped_expiry(expiry, route.cap)
-        lifetime = route.lifetimes[expiry] = (capped, deadline_of(capped, now))
+        deadline = deadline_of(capped, now)
+        if deadline == NEVER:  # the one NEVER object for every unlimited message, not one per
+            deadline = NEVER  # tick: a get at depth 1e6 then meets a cached object, not a cold one
+        lifetime = route.lifetimes[expiry] = (capped, deadline)
         return lifetime
 
     def _priority(self, route: Route, priority: int) -> tuple[int, int, int]:

@@ -1,18 +1,20 @@
-"""The caches of the put and get paths never go stale (rules MD-02, EXP-06, EXP-11, EXP-20;
+"""The caches of the put and get paths never go stale (rules MD-02, EXP-06, EXP-20;
 docs/engine.md, "Storage and the garbage collector").
 
 A put keeps what the rule formulas give for a route (the Priority stored, its lane and the 2049
 warning, per Priority value; the Expiry stored after CAPEXPRY and the deadline, per Expiry value
 and clock tick) and decodes a PMO's Options once per value; a get decodes a GMO's Options once per
-value and memoizes the remaining Expiry. These tests change what those values depend on between
-puts (MAXPRTY, DEFPRTY, MSGDLVSQ, CAPEXPRY, the clock) and check every queued message against the
-rules computed here, from the documentation's formulas, not by the engine; the decoders are
-compared with decoding afresh.
+value, and PutDate/PutTime are cached per hundredth of a second and per half of PutTime. These
+tests change what those values depend on between puts (MAXPRTY, DEFPRTY, MSGDLVSQ, CAPEXPRY, the
+clock) and check every queued message against the rules computed here, from the documentation's
+formulas, not by the engine; the decoders are compared with decoding afresh, the stamps with
+Python's datetime.
 """
 
 from __future__ import annotations
 
 import warnings
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -21,7 +23,6 @@ from hypothesis import strategies as st
 
 import mqlearn as mq
 from mqlearn import CMQC as C
-from mqlearn.engine.descriptor import _remaining
 from mqlearn.engine.message import NEVER
 from mqlearn.engine.validate import _check_gmo, _check_pmo, _put_options, check_gmo, check_pmo
 
@@ -255,16 +256,15 @@ def test_cached_get_options_agree_with_decoding_afresh(values: list[int]) -> Non
             assert gmo_decoded(gmo, check_gmo) == gmo_decoded(gmo, _check_gmo)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
-    st.lists(
-        st.tuples(st.one_of(st.just(NEVER), st.integers(0, 10**12)), st.integers(0, 10**12)),
-        min_size=1,
-        max_size=5,
-    )
+    st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2099, 1, 1)),
+    st.lists(st.integers(0, 40 * 86_400_000), min_size=1, max_size=8),
 )
-def test_remaining_expiry_memo_agrees_with_the_rule(pairs: list[tuple[int, int]]) -> None:
-    for deadline, now in pairs + pairs:  # each pair twice: the second from the memo
-        left = deadline - now
-        want = -1 if deadline == NEVER else (max(left, 0) + 99) // 100  # EXP-11, EXP-12
-        assert _remaining(deadline, now) == want
+def test_put_date_and_time_agree_with_datetime(start: datetime, times: list[int]) -> None:
+    sim = mq.Simulation(start=start.replace(microsecond=0, tzinfo=UTC))
+    for time_ms in times + times:  # each twice: the second from the cache
+        instant = sim.start + timedelta(milliseconds=time_ms)
+        hundredths = f"{instant.microsecond // 10_000:02d}"
+        want = (instant.strftime("%Y%m%d"), instant.strftime("%H%M%S") + hundredths)
+        assert sim.stamp(time_ms) == want
