@@ -53,6 +53,7 @@ from mqlearn.engine.simulation import Scheduled, Simulation
 from mqlearn.engine.store import flat
 from mqlearn.engine.validate import (
     SIMPLE_MD,
+    PutOptions,
     check_expiry,
     check_pmo,
     check_put_md,
@@ -320,7 +321,8 @@ class QueueManager(Definitions):
             route = self._routes.get(name) or self.route(name)
             opts = check_pmo(pmo)
             d = md.__dict__
-            if d.keys() <= SIMPLE_MD:
+            simple = d.keys() <= SIMPLE_MD
+            if simple:
                 expiry, priority = check_simple_md(d, self.enforce_max_expiry)
                 extra = None
             else:
@@ -338,13 +340,85 @@ class QueueManager(Definitions):
         lifetime = route.lifetimes.get(expiry) if route.lifetimes_at == now else None
         expiry, deadline = lifetime or self._lifetime(route, expiry, now)  # EXP-06: md keeps its
         priority, lane, warning = route.priorities.get(priority) or self._priority(route, priority)
-        persistence = md.Persistence
-        if persistence == _PERSISTENCE_AS_Q_DEF:
-            persistence = route.persistence
         syncpoint = opts.syncpoint
         if syncpoint is None:
             syncpoint = self.profile == "zos"
+        if simple:  # every other field holds its initial value: what _put_fields gives for them
+            persistence = route.persistence
+            msgid = self.new_msgid()
+            correlid = self.new_msgid() if opts.new_correlid else _CI_NONE
+            reply_qmgr, fill_reply_qmgr = self.name, not suppress_reply_to
+            if suppress_reply_to:
+                extra = {"ReplyToQMgr": ""}
+        else:
+            persistence, msgid, correlid, extra, reply_qmgr, fill_reply_qmgr = self._put_fields(
+                md, opts, route, extra, suppress_reply_to
+            )
+        if opts.set_context:
+            shared = {
+                **self._put_context(md, opts.options),
+                **self._put_defaults(),
+                "Persistence": persistence,
+            }
+        else:
+            shared = self._shared[persistence]
 
+        xdeadline = None
+        if route.remote is not None:  # rule XQH-01
+            data, extra, shared, xdeadline = transmission.wrap_for_transmission(
+                self, route.remote, data, msgid, correlid, priority, expiry, extra, shared, now
+            )
+        elif not simple and md.Format == _XQH:  # any queue: rule XQH-03 says "from any queue"
+            xdeadline = transmission.embedded_deadline(data, md.Encoding, now)
+        local = route.local
+        record = self._enqueue(
+            local, lane, priority, deadline, msgid, correlid, data, shared, extra, xdeadline
+        )
+
+        d["MsgId"] = msgid  # the output fields of MQPUT
+        if opts.new_correlid:
+            d["CorrelId"] = correlid
+        if not opts.set_context:
+            at, output = self._output
+            d.update(output if at == now else self._default_output(now))
+        if fill_reply_qmgr:
+            d["ReplyToQMgr"] = reply_qmgr
+
+        detail = f"to {route.remote.rname} at {route.remote.rqmname}" if route.remote else ""
+        if syncpoint:
+            message = local.store.keep(record, UNCOMMITTED_PUT)
+            self.log(local.name, "put", message, "syncpoint", warning, detail)
+            self.enlist("put", local, message)
+            if local.trigger:  # rule TRG-03: the condition is evaluated now, uncommitted or not
+                generated.maybe_trigger(self, local, message, in_uow=True)
+        else:
+            if self.record_events:
+                self.log_record(local.name, "put", record, "", warning, detail)
+            if local.trigger or local.usage == "XMITQ":
+                self.arrived(local, local.store.message(record))
+        if warning:
+            warnings.warn(
+                MQWarning(
+                    f"MQCC_WARNING MQRC_PRIORITY_EXCEEDS_MAXIMUM (2049): Priority {md.Priority} is "
+                    f"above MAXPRTY {self.maxprty}; queued at {self.maxprty}"
+                ),
+                stacklevel=3,
+            )
+        return warning
+
+    def _put_fields(
+        self,
+        md: MD,
+        opts: PutOptions,
+        route: Route,
+        extra: dict[str, Any] | None,
+        suppress_reply_to: bool,
+    ) -> tuple[int, bytes, bytes, dict[str, Any] | None, str, bool]:
+        """What a put stores and writes back for an MD that sets more than Expiry and Priority:
+        (Persistence, MsgId, CorrelId, extra, the ReplyToQMgr sent, whether the MD gets it)."""
+        persistence = md.Persistence
+        if persistence == _PERSISTENCE_AS_Q_DEF:
+            persistence = route.persistence
         msgid = md.MsgId
         if msgid == _MI_NONE or opts.new_msgid:
             msgid = self.new_msgid()
@@ -372,56 +446,7 @@ class QueueManager(Definitions):
         elif suppress_reply_to and not reply_qmgr:
             extra = extra or {}
             extra["ReplyToQMgr"] = ""  # not the shared fields' name
-        if opts.set_context:
-            shared = {
-                **self._put_context(md, opts.options),
-                **self._put_defaults(),
-                "Persistence": persistence,
-            }
-        else:
-            shared = self._shared[persistence]
-
-        xdeadline = None
-        if route.remote is not None:  # rule XQH-01
-            data, extra, shared, xdeadline = transmission.wrap_for_transmission(
-                self, route.remote, data, msgid, correlid, priority, expiry, extra, shared, now
-            )
-        elif md.Format == _XQH:  # any queue: rule XQH-03 says "from any queue"
-            xdeadline = transmission.embedded_deadline(data, md.Encoding, now)
-        local = route.local
-        record = self._enqueue(
-            local, lane, priority, deadline, msgid, correlid, data, shared, extra, xdeadline
-        )
-
-        d["MsgId"] = msgid  # the output fields of MQPUT
-        if opts.new_correlid:
-            d["CorrelId"] = correlid
-        if not opts.set_context:
-            d.update(self._default_output(now))
-        if fill_reply_qmgr:
-            d["ReplyToQMgr"] = reply_qmgr
-
-        detail = f"to {route.remote.rname} at {route.remote.rqmname}" if route.remote else ""
-        if syncpoint:
-            message = local.store.keep(record, UNCOMMITTED_PUT)
-            self.log(local.name, "put", message, "syncpoint", warning, detail)
-            self.enlist("put", local, message)
-            if local.trigger:  # rule TRG-03: the condition is evaluated now, uncommitted or not
-                generated.maybe_trigger(self, local, message, in_uow=True)
-        else:
-            if self.record_events:
-                self.log_record(local.name, "put", record, "", warning, detail)
-            if local.trigger or local.usage == "XMITQ":
-                self.arrived(local, local.store.message(record))
-        if warning:
-            warnings.warn(
-                MQWarning(
-                    f"MQCC_WARNING MQRC_PRIORITY_EXCEEDS_MAXIMUM (2049): Priority {md.Priority} is "
-                    f"above MAXPRTY {self.maxprty}; queued at {self.maxprty}"
-                ),
-                stacklevel=3,
-            )
-        return warning
+        return persistence, msgid, correlid, extra, reply_qmgr, fill_reply_qmgr
 
     def _lifetime(self, route: Route, expiry: int, now: int) -> tuple[int, int]:
         """(the Expiry a put through ``route`` stores, its deadline) for a put at ``now``: the
