@@ -58,10 +58,13 @@ SEQ: Final = 0
 LANE: Final = 1
 PRIORITY: Final = 2
 DEADLINE: Final = 3
+PUT_MS: Final = 4
 MSGID: Final = 5
 CORRELID: Final = 6
+DATA: Final = 7
 CTX: Final = 8
 EXTRA: Final = 9
+XDEADLINE: Final = 10
 
 
 class Message:

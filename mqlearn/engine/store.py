@@ -121,11 +121,8 @@ class LocalStore:
 
     def _made(self, record: Record) -> Message:
         """A new Message for a record the store keeps no object for."""
-        items, extra = record[CTX], record[EXTRA]
-        known = self._contexts.get(id(items))
-        if known is None or known[1] is not items:
-            known = self._remember_context(_unflat(items), items)
-        return message_of(record, known[0], None if extra is None else _unflat(extra))
+        extra = record[EXTRA]
+        return message_of(record, self.context(record), None if extra is None else _unflat(extra))
 
     def _is_tombstone(self, record: Record) -> bool:
         message = self._objects.get(record[SEQ])
@@ -152,7 +149,7 @@ class LocalStore:
     def keep(self, record: Record, state: int) -> Message:
         """The object of a record just added in ``state`` (an uncommitted put), kept while the
         message is on the queue: its object carries the state."""
-        message = self._objects[record[SEQ]] = self._made(record)
+        message = self.made(record, keep=True)
         message.state = state
         return message
 
@@ -182,6 +179,25 @@ class LocalStore:
             _index_drop(self._by_msgid, message.msgid, seq)
         if self._by_correlid is not None:
             _index_drop(self._by_correlid, message.correlid, seq)
+
+    def remove_record(self, record: Record) -> None:
+        """:meth:`remove` for an AVAILABLE message kept as its record alone (a plain get): at the
+        front of its lane, with no object, index or scan heap to update, it is just popped."""
+        lane = self.lanes[record[LANE]]
+        simple = not self._objects and self._deadlines is None
+        if simple and lane[0] is record and self._by_msgid is None and self._by_correlid is None:
+            lane.popleft()
+            self.count -= 1
+        else:
+            self.remove(self._made(record))
+
+    def context(self, record: Record) -> dict[str, Any]:
+        """The put context of a record as the dict the store shares for it."""
+        items = record[CTX]
+        known = self._contexts.get(id(items))
+        if known is None or known[1] is not items:
+            known = self._remember_context(_unflat(items), items)
+        return known[0]
 
     def _compact_lane(self, lane: int) -> None:
         """Drop the tombstones of one lane."""
@@ -213,36 +229,50 @@ class LocalStore:
 
     # -- walks ----------------------------------------------------------------------------------
     def first_live(
-        self, now: int, handle: object, keep: bool = True
+        self, now: int, handle: object
     ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
-        """The first message a plain get would return, and the expired ones met before it.
-
-        The hot path of every get: no match options, no cursor; lanes from the top one down.
-        ``keep``: the store keeps the returned message's object while it is on the queue (the
-        caller may browse it, lock it or hold it); a get that removes it at once passes False.
+        """The first message a plain get would return, and the expired ones met before it; the
+        store keeps the object of the message returned (the caller may browse, lock or hold it).
         """
-        if self.top < 0:
-            return None, _NONE
-        return self._walk(now, handle, chain.from_iterable(self.lanes[self.top :: -1]), keep)
+        record, message, expired = self.find(now, handle, None, None, None)
+        if record is not None and message is None:
+            message = self.made(record, keep=True)
+        return message, expired
 
-    def first_live_matching(
+    def find(
         self,
         now: int,
         handle: object,
         msgid: bytes | None,
         correlid: bytes | None,
         after: tuple[int, int] | None,
-        keep: bool = True,
-    ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
-        """Like :meth:`first_live`, restricted to matching messages and/or those after a cursor.
+    ) -> tuple[Record | None, Message | None, tuple[Message, ...] | list[Message]]:
+        """The first message a get would return, as its record and the object the store keeps for
+        it (None: its record alone, no object made yet), and the expired messages met before it.
 
-        ``after`` is a cursor position (lane, seq): only messages later in delivery order count.
+        Restricted to messages with this MsgId and/or CorrelId, and to those after a cursor
+        position ``after`` (lane, seq) in delivery order. The hot path of every get (no match, no
+        cursor) walks the lanes from the top one down.
         """
-        return self._walk(now, handle, self._candidates(msgid, correlid, after), keep)
+        if msgid is None and correlid is None and after is None:
+            if self.top < 0:
+                return None, None, _NONE
+            candidates: Iterable[Record] = chain.from_iterable(self.lanes[self.top :: -1])
+        else:
+            candidates = self._candidates(msgid, correlid, after)
+        return self._walk(now, handle, candidates)
+
+    def made(self, record: Record, keep: bool) -> Message:
+        """A new object for a present record the store keeps none for; ``keep``: kept while the
+        message is on the queue (the caller may browse it, lock it or hold it)."""
+        message = self._made(record)
+        if keep:
+            self._objects[record[SEQ]] = message
+        return message
 
     def _walk(
-        self, now: int, handle: object, candidates: Iterable[Record], keep: bool
-    ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
+        self, now: int, handle: object, candidates: Iterable[Record]
+    ) -> tuple[Record | None, Message | None, tuple[Message, ...] | list[Message]]:
         """Walk candidates in delivery order: skip what this handle may not see (uncommitted, in a
         unit of work, locked by another handle), collect expired ones, stop at the first live one
         (rules EXP-21..24, 27)."""
@@ -262,12 +292,8 @@ class LocalStore:
                 else:
                     expired.append(message or self._made(record))
                 continue
-            if message is None:
-                message = self._made(record)
-                if keep:
-                    objects[record[SEQ]] = message
-            return message, expired or _NONE
-        return None, expired or _NONE
+            return record, message, expired or _NONE
+        return None, None, expired or _NONE
 
     def _candidates(
         self, msgid: bytes | None, correlid: bytes | None, after: tuple[int, int] | None

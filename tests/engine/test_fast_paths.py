@@ -1,11 +1,14 @@
-"""The put's fast path agrees with its general path (docs/engine.md, "Put").
+"""The fast paths of MQPUT and MQGET agree with their general paths (docs/engine.md, "Storage
+and the garbage collector").
 
 An MD that sets no field but Expiry and Priority takes a shorter path through MQPUT: every other
-field holds IBM's initial value, so the put knows what they give without reading them. These tests
-run the same random puts twice, on two queue managers alike: once with such MDs, once with MDs that
-also set some other fields to their initial values (which sends them down the general path), and
-compare everything a program or the views can see: the MD after the put, the codes, every queued
-message, CURDEPTH after commit or backout, and the event log.
+field holds IBM's initial value, so the put knows what they give without reading them. A plain get
+(no browse, no unit of work, no truncation) of a message kept as its record alone, with no
+descriptor fields of its own, takes a shorter path through MQGET that makes no Message object.
+These tests run the same random operations twice, on two queue managers alike, once down each
+path (for the put: MDs that also set some other fields to their initial values; for the get: the
+fast path switched off), and compare everything a program or the views can see: the data and the
+MD after each call, the codes and warnings, every queued message, CURDEPTH, and the event log.
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import mqlearn as mq
 from mqlearn import CMQC as C
+from mqlearn.engine import mqget
 
 Q = "APP.Q"
 INITIAL = {name: getattr(mq.MD, name) for name in mq.MD._NAMES}
@@ -101,3 +106,90 @@ def test_the_general_path_is_taken_when_another_field_is_set() -> None:
     assert md.__dict__.keys() <= {"Expiry", "Priority"}
     md.Format = INITIAL["Format"]
     assert not md.__dict__.keys() <= {"Expiry", "Priority"}
+
+
+get_ops = st.one_of(
+    st.tuples(
+        st.just("put"),
+        st.sampled_from([-1, 1, 5, 30]),  # Expiry
+        st.integers(-1, 9),  # Priority
+        st.sampled_from([None, "report", "format", "v2"]),  # descriptor fields of its own
+        st.booleans(),  # under syncpoint
+    ),
+    st.tuples(
+        st.just("get"),
+        st.sampled_from(
+            [
+                None,
+                C.MQGMO_NO_SYNCPOINT,
+                C.MQGMO_SYNCPOINT,
+                C.MQGMO_BROWSE_FIRST,
+                C.MQGMO_BROWSE_NEXT,
+                C.MQGMO_ACCEPT_TRUNCATED_MSG,
+                C.MQGMO_MSG_UNDER_CURSOR,
+            ]
+        ),
+        st.sampled_from([None, None, 2, 100]),  # max_length
+        st.sampled_from([1, 2]),  # MD version
+    ),
+    st.tuples(st.just("advance"), st.sampled_from([0, 50, 100, 600])),
+    st.tuples(st.just("end"), st.booleans()),  # commit or backout
+)
+
+
+def run_gets(profile: str, fifo: bool, ops: list[tuple[Any, ...]]) -> list[Any]:
+    qm = mq.QueueManager("QM1", profile=profile)
+    qm.alter_qmgr(expryint=0)
+    qm.define_qlocal("REPLY.Q")
+    qm.define_qlocal(Q, msgdlvsq="FIFO" if fifo else "PRIORITY", maxdepth=1000)
+    q = mq.Queue(qm, Q)
+    seen: list[Any] = []
+    for n, op in enumerate(ops):
+        kind = op[0]
+        try:
+            if kind == "put":
+                _, expiry, priority, own, syncpoint = op
+                md = mq.MD(Expiry=expiry, Priority=priority)
+                if own == "report":
+                    md.Report, md.ReplyToQ = C.MQRO_EXPIRATION, "REPLY.Q"
+                elif own == "format":
+                    md.Format = C.MQFMT_STRING
+                elif own == "v2":
+                    md.Version, md.MsgSeqNumber = 2, 7
+                options = C.MQPMO_SYNCPOINT if syncpoint else C.MQPMO_NO_SYNCPOINT
+                q.put(b"message %d" % n, md, mq.PMO(Options=options))
+                seen.append(md.get())
+            elif kind == "get":
+                _, options, max_length, version = op
+                gmo = None if options is None else mq.GMO(Options=options)
+                md = mq.MD(Version=version)
+                seen.append((q.get(max_length, md, gmo), md.get()))
+            elif kind == "advance":
+                qm.sim.advance(ms=op[1])
+            elif op[1]:
+                qm.commit()
+            else:
+                qm.backout()
+        except mq.MQMIError as error:
+            seen.append((error.comp, error.reason, md.get()))
+        seen.append((q.last_comp, q.last_reason))
+    seen.append(list(qm.local(Q).store.views()))
+    seen.append((qm.curdepth(Q), qm.curdepth("REPLY.Q")))
+    seen.append(qm.events)
+    return seen
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(["distributed", "zos", "ibmi"]),
+    st.booleans(),
+    st.lists(get_ops, min_size=1, max_size=25),
+)
+def test_plain_gets_give_what_the_general_path_gives(
+    profile: str, fifo: bool, ops: list[tuple[Any, ...]]
+) -> None:
+    fast = run_gets(profile, fifo, ops)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mqget, "_plain", lambda record, max_length: False)
+        general = run_gets(profile, fifo, ops)
+    assert fast == general
