@@ -197,7 +197,10 @@ def _find(
     if expired:
         cause = "browse" if opts.browse else "get"
         for old in expired:
-            discard(qm, local, old, cause)
+            if isinstance(old, tuple):
+                discard_record(qm, local, old, cause)
+            else:
+                discard(qm, local, old, cause)
     return message, None if message is not None else record
 
 
@@ -271,6 +274,18 @@ def discard(qm: QueueManagerPort, local: QLocal, message: Message, cause: str) -
         _dead_letter_expired(qm, local, message)
     if message.extra is not None:  # Report and Format live there when not initial values
         expiration_report(qm, local, message)
+
+
+def discard_record(qm: QueueManagerPort, local: QLocal, record: Record, cause: str) -> None:
+    """:func:`discard` for an expired message kept as its record alone. With no descriptor
+    fields of its own it asks for no report, so unless expired messages go to the dead-letter
+    queue (rule EIP-04) it is removed and logged with no Message made
+    (``tests/engine/test_fast_paths.py`` compares the two)."""
+    if record[EXTRA] is None and qm.expired_action == "discard":
+        local.store.remove_record(record)
+        qm.log_record(local.name, "discard", record, cause, 0, "")
+    else:
+        discard(qm, local, local.store.made(record, keep=False), cause)
 
 
 def _dead_letter_expired(qm: QueueManagerPort, local: QLocal, message: Message) -> None:

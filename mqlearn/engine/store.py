@@ -49,6 +49,7 @@ from mqlearn.engine.rule_formulas import is_expired
 
 LANES = 10  # priorities 0..9 (MAXPRTY is at most 9)
 _NONE: tuple[Message, ...] = ()
+Expired = tuple[Message, ...] | list[Message | Record]  # what a walk met: objects, or records
 _COMPACT_MIN = 256
 _CONTEXTS_MAX = 64  # distinct put contexts remembered per store (most queues see one or two)
 _seq_of = itemgetter(SEQ)
@@ -228,16 +229,14 @@ class LocalStore:
         message.state = AVAILABLE
 
     # -- walks ----------------------------------------------------------------------------------
-    def first_live(
-        self, now: int, handle: object
-    ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
+    def first_live(self, now: int, handle: object) -> tuple[Message | None, list[Message]]:
         """The first message a plain get would return, and the expired ones met before it; the
         store keeps the object of the message returned (the caller may browse, lock or hold it).
         """
         record, message, expired = self.find(now, handle, None, None, None)
         if record is not None and message is None:
             message = self.made(record, keep=True)
-        return message, expired
+        return message, [self.message(old) if isinstance(old, tuple) else old for old in expired]
 
     def find(
         self,
@@ -246,9 +245,10 @@ class LocalStore:
         msgid: bytes | None,
         correlid: bytes | None,
         after: tuple[int, int] | None,
-    ) -> tuple[Record | None, Message | None, tuple[Message, ...] | list[Message]]:
+    ) -> tuple[Record | None, Message | None, Expired]:
         """The first message a get would return, as its record and the object the store keeps for
-        it (None: its record alone, no object made yet), and the expired messages met before it.
+        it (None: its record alone, no object made yet), and the expired messages met before it
+        (each as the object the store keeps for it, or its record).
 
         Restricted to messages with this MsgId and/or CorrelId, and to those after a cursor
         position ``after`` (lane, seq) in delivery order. The hot path of every get (no match, no
@@ -272,12 +272,12 @@ class LocalStore:
 
     def _walk(
         self, now: int, handle: object, candidates: Iterable[Record]
-    ) -> tuple[Record | None, Message | None, tuple[Message, ...] | list[Message]]:
+    ) -> tuple[Record | None, Message | None, Expired]:
         """Walk candidates in delivery order: skip what this handle may not see (uncommitted, in a
         unit of work, locked by another handle), collect expired ones, stop at the first live one
         (rules EXP-21..24, 27)."""
         objects = self._objects
-        expired: list[Message] | None = None
+        expired: list[Message | Record] | None = None
         for record in candidates:
             message = objects.get(record[SEQ]) if objects else None
             if message is not None:
@@ -288,9 +288,9 @@ class LocalStore:
                     continue
             if is_expired(record[DEADLINE], now):  # EXP-20
                 if expired is None:
-                    expired = [message or self._made(record)]
+                    expired = [record if message is None else message]
                 else:
-                    expired.append(message or self._made(record))
+                    expired.append(record if message is None else message)
                 continue
             return record, message, expired or _NONE
         return None, None, expired or _NONE

@@ -4,7 +4,8 @@ and the garbage collector").
 An MD that sets no field but Expiry and Priority takes a shorter path through MQPUT: every other
 field holds IBM's initial value, so the put knows what they give without reading them. A plain get
 (no browse, no unit of work, no truncation) of a message kept as its record alone, with no
-descriptor fields of its own, takes a shorter path through MQGET that makes no Message object.
+descriptor fields of its own, takes a shorter path through MQGET that makes no Message object, and
+so does the discard of such a message when it has expired.
 These tests run the same random operations twice, on two queue managers alike, once down each
 path (for the put: MDs that also set some other fields to their initial values; for the get: the
 fast path switched off), and compare everything a program or the views can see: the data and the
@@ -134,6 +135,7 @@ get_ops = st.one_of(
     ),
     st.tuples(st.just("advance"), st.sampled_from([0, 50, 100, 600])),
     st.tuples(st.just("end"), st.booleans()),  # commit or backout
+    st.tuples(st.just("dead-letter"), st.booleans()),  # expired messages to DEADQ (EIP-04)
 )
 
 
@@ -141,6 +143,8 @@ def run_gets(profile: str, fifo: bool, ops: list[tuple[Any, ...]]) -> list[Any]:
     qm = mq.QueueManager("QM1", profile=profile)
     qm.alter_qmgr(expryint=0)
     qm.define_qlocal("REPLY.Q")
+    qm.define_qlocal("DLQ")
+    qm.alter_qmgr(deadq="DLQ")
     qm.define_qlocal(Q, msgdlvsq="FIFO" if fifo else "PRIORITY", maxdepth=1000)
     q = mq.Queue(qm, Q)
     seen: list[Any] = []
@@ -166,6 +170,8 @@ def run_gets(profile: str, fifo: bool, ops: list[tuple[Any, ...]]) -> list[Any]:
                 seen.append((q.get(max_length, md, gmo), md.get()))
             elif kind == "advance":
                 qm.sim.advance(ms=op[1])
+            elif kind == "dead-letter":
+                qm.expired_action = "dead-letter" if op[1] else "discard"
             elif op[1]:
                 qm.commit()
             else:
@@ -174,7 +180,7 @@ def run_gets(profile: str, fifo: bool, ops: list[tuple[Any, ...]]) -> list[Any]:
             seen.append((error.comp, error.reason, md.get()))
         seen.append((q.last_comp, q.last_reason))
     seen.append(list(qm.local(Q).store.views()))
-    seen.append((qm.curdepth(Q), qm.curdepth("REPLY.Q")))
+    seen.append((qm.curdepth(Q), qm.curdepth("REPLY.Q"), qm.curdepth("DLQ")))
     seen.append(qm.events)
     return seen
 
@@ -185,11 +191,17 @@ def run_gets(profile: str, fifo: bool, ops: list[tuple[Any, ...]]) -> list[Any]:
     st.booleans(),
     st.lists(get_ops, min_size=1, max_size=25),
 )
-def test_plain_gets_give_what_the_general_path_gives(
+def test_plain_gets_and_discards_give_what_the_general_path_gives(
     profile: str, fifo: bool, ops: list[tuple[Any, ...]]
 ) -> None:
     fast = run_gets(profile, fifo, ops)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(mqget, "_plain", lambda record, max_length: False)
+        patch.setattr(mqget, "discard_record", discard_as_a_message)
         general = run_gets(profile, fifo, ops)
     assert fast == general
+
+
+def discard_as_a_message(qm: Any, local: Any, record: Any, cause: str) -> None:
+    """The general path of a discard: make the message's object, then discard it."""
+    mqget.discard(qm, local, local.store.made(record, keep=False), cause)
