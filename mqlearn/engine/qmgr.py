@@ -337,8 +337,9 @@ class QueueManager(Definitions):
             raise
 
         now = self.sim.now
+        # EXP-06 (md keeps the application's Expiry) and MD-02, from the route's caches
         lifetime = route.lifetimes.get(expiry) if route.lifetimes_at == now else None
-        expiry, deadline = lifetime or self._lifetime(route, expiry, now)  # EXP-06: md keeps its
+        expiry, deadline = lifetime or self._lifetime(route, expiry, now)
         priority, lane, warning = route.priorities.get(priority) or self._priority(route, priority)
         syncpoint = opts.syncpoint
         if syncpoint is None:
