@@ -19,16 +19,25 @@ from mqlearn.mqi import cmqc as C
 
 
 class Route:
-    """Where a put to a name lands: the definitions on the path and the local queue at its end."""
+    """Where a put to a name lands: the definitions on the path and the local queue at its end.
+
+    ``priorities`` and ``lifetimes`` are the put path's caches of what the rule formulas give
+    for this route (``QueueManager._priority``, ``QueueManager._lifetime``). A route is made
+    afresh whenever a definition or MAXPRTY changes (``Definitions._changed``), so they never
+    outlive the attributes they were computed from.
+    """
 
     __slots__ = (
         "cap",
         "defprty",
         "direct_xmit",
         "inhibited",
+        "lifetimes",
+        "lifetimes_at",
         "local",
         "path",
         "persistence",
+        "priorities",
         "remote",
     )
 
@@ -42,6 +51,11 @@ class Route:
         self.persistence = path[0].default_persistence
         self.inhibited = next((d.name for d in path if d.put == "DISABLED"), None)
         self.direct_xmit = remote is None and local.usage == "XMITQ"
+        # Priority -> (the Priority stored, the lane it is ordered at, the 2049 warning or 0)
+        self.priorities: dict[int, tuple[int, int, int]] = {}
+        # Expiry -> (the Expiry stored after CAPEXPRY, the deadline), for puts at lifetimes_at
+        self.lifetimes: dict[int, tuple[int, int]] = {}
+        self.lifetimes_at = -1
 
 
 class Definitions:
@@ -151,7 +165,7 @@ class Definitions:
         return (d for d in self.objects.values() if isinstance(d, QLocal))
 
     def _changed(self) -> None:
-        self._routes.clear()  # definitions changed: names resolve afresh
+        self._routes.clear()  # definitions (or MAXPRTY) changed: names resolve afresh
 
     def route(self, name: str) -> Route:
         """Resolve a queue name as MQOPEN does (aliases, remote definitions, transmission queues)."""

@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.engine.message import Message, remaining_tenths
+from mqlearn.engine.message import (
+    CORRELID,
+    DEADLINE,
+    MSGID,
+    PRIORITY,
+    PUT_MS,
+    Message,
+    Record,
+    remaining_tenths,
+)
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.headers import MQMDE
 from mqlearn.mqi.structs import MD
@@ -159,6 +168,23 @@ def fill_md(
     if extension is not None:
         d.update(EXTENSION_FIELDS)
         d["CodedCharSetId"] = extension
+
+
+def fill_md_record(md: MD, record: Record, ctx: dict[str, Any], now: int, sim: Simulation) -> None:
+    """:func:`fill_md` for a message kept as its record alone, with no descriptor fields of its
+    own (``extra``), no BackoutCount and no MQMDE: the plain get, which makes no Message.
+    ``ctx``: the record's put context as a dict."""
+    d = md.__dict__
+    version = d.get("Version", 1)
+    d.clear()
+    if version != 1:
+        d["Version"] = version
+    d["PutDate"], d["PutTime"] = sim.stamp(record[PUT_MS])
+    d.update(ctx)
+    d["MsgId"] = record[MSGID]
+    d["CorrelId"] = record[CORRELID]
+    d["Priority"] = record[PRIORITY]
+    d["Expiry"] = remaining_tenths(record[DEADLINE], now)
 
 
 def message_fields(message: Message, now: int, sim: Simulation) -> dict[str, Any]:

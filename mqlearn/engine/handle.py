@@ -42,7 +42,7 @@ class Queue(Opened):
 
     def put(self, msg: bytes, md: MD | None = None, pmo: PMO | None = None) -> None:
         """MQPUT. ``md`` (if given) is updated in place with MsgId, PutDate, PutTime, ..."""
-        self._output(lambda: self.qm.put(self.name, msg, md, pmo))
+        self._output(self.qm.put, self.name, msg, md, pmo)
 
     def get(
         self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None

@@ -6,7 +6,8 @@ shared by every message a queue manager puts. Deadlines are absolute virtual tim
 ``NEVER`` stands for MQEI_UNLIMITED so that ``now >= deadline`` needs no special case.
 
 On its queue a message is kept as a ``Record``: a plain tuple of the same immutable fields, with
-``ctx`` and ``extra`` as flat tuples of names and values. The cyclic garbage collector stops tracking
+``ctx`` and ``extra`` as flat tuples of names and values; ``QueueManager._enqueue`` makes it
+directly from the put's values, with no ``Message`` in between. The cyclic garbage collector stops tracking
 a tuple that holds only atomic values (ints, bytes, str, None and such tuples), so a million queued
 messages cost a full collection nothing; an instance of any class is always tracked, and walking a
 million of them made every full collection take most of a second (docs/engine.md, "Storage and
@@ -55,16 +56,21 @@ Record = tuple[
 # positions in a Record
 SEQ: Final = 0
 LANE: Final = 1
+PRIORITY: Final = 2
 DEADLINE: Final = 3
+PUT_MS: Final = 4
 MSGID: Final = 5
 CORRELID: Final = 6
+DATA: Final = 7
 CTX: Final = 8
 EXTRA: Final = 9
+XDEADLINE: Final = 10
 
 
 class Message:
     """One message on a queue, as calls see it. ``priority`` is MD.Priority as put; ``lane`` the
-    priority it is ordered at; ``state``, ``locker`` and ``backouts`` are what a record lacks."""
+    priority it is ordered at; ``state``, ``locker`` and ``backouts`` are what a record lacks.
+    Made from a record by :func:`message_of` only (every message is queued as a record first)."""
 
     __slots__ = (
         "backouts",
@@ -83,36 +89,20 @@ class Message:
         "xdeadline",
     )
 
-    def __init__(
-        self,
-        seq: int,
-        lane: int,
-        priority: int,
-        deadline: int,
-        put_ms: int,
-        msgid: bytes,
-        correlid: bytes,
-        data: bytes,
-        ctx: dict[str, Any],
-        extra: dict[str, Any] | None,
-        state: int = AVAILABLE,
-        xdeadline: int | None = None,
-        backouts: int = 0,
-    ) -> None:
-        self.seq = seq
-        self.lane = lane
-        self.priority = priority
-        self.deadline = deadline
-        self.put_ms = put_ms
-        self.msgid = msgid
-        self.correlid = correlid
-        self.data = data
-        self.ctx = ctx
-        self.extra = extra
-        self.state = state
-        self.xdeadline = xdeadline  # deadline of the Expiry inside an MQXQH, if the data has one
-        self.backouts = backouts
-        self.locker: object | None = None  # the handle holding an MQGMO_LOCK on it
+    seq: int
+    lane: int
+    priority: int
+    deadline: int
+    put_ms: int
+    msgid: bytes
+    correlid: bytes
+    data: bytes
+    ctx: dict[str, Any]
+    extra: dict[str, Any] | None
+    state: int
+    xdeadline: int | None  # deadline of the Expiry inside an MQXQH, if the data has one
+    backouts: int
+    locker: object | None  # the handle holding an MQGMO_LOCK on it
 
     def field(self, name: str, default: Any) -> Any:
         """A descriptor field stored outside the slots (``extra``, then ``ctx``), or ``default``."""
@@ -159,30 +149,10 @@ class MessageView(NamedTuple):
         return default
 
 
-def record_of(message: Message, ctx: tuple[Any, ...], extra: tuple[Any, ...] | None) -> Record:
-    """The record a queue keeps for ``message``, given its ctx and extra as flat tuples
-    (:func:`message_of` is the way back). Written out on purpose: every put runs it, and an
-    ``attrgetter`` of the same slots made it about 2.5 times slower."""
-    return (
-        message.seq,
-        message.lane,
-        message.priority,
-        message.deadline,
-        message.put_ms,
-        message.msgid,
-        message.correlid,
-        message.data,
-        ctx,
-        extra,
-        message.xdeadline,
-    )
-
-
 def message_of(record: Record, ctx: dict[str, Any], extra: dict[str, Any] | None) -> Message:
-    """A new, AVAILABLE Message for a record, given its ctx and extra as dicts.
-
-    It sets every slot ``Message.__init__`` sets, without the call: a get or a discard makes one
-    for each message it takes, so this is on the hot path (about 40 % cheaper than the call).
+    """A new, AVAILABLE Message for a record, given its ctx and extra as dicts (the way back
+    from a record to the object calls see). It sets every slot, with no ``__init__`` call (about
+    40 % cheaper than one): browses, syncpoint gets and reports make one per message they take.
     """
     message: Message = object.__new__(Message)
     (

@@ -15,9 +15,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.engine.descriptor import CONTEXT_FIELDS, IDENTITY_FIELDS, fill_md, md_extension
+from mqlearn.engine.descriptor import (
+    CONTEXT_FIELDS,
+    IDENTITY_FIELDS,
+    fill_md,
+    fill_md_record,
+    md_extension,
+)
 from mqlearn.engine.generated import dead_letter, send
-from mqlearn.engine.message import AVAILABLE, REMOVED, Message
+from mqlearn.engine.message import (
+    AVAILABLE,
+    DATA,
+    EXTRA,
+    REMOVED,
+    XDEADLINE,
+    Message,
+    Record,
+)
 from mqlearn.engine.rule_formulas import NEVER, deadline_of, is_expired
 from mqlearn.engine.transmission import decrement_embedded, original
 from mqlearn.engine.validate import (
@@ -75,9 +89,20 @@ def get(
             _unlock(handle)
             handle.last_comp, handle.last_reason = C.MQCC_OK, C.MQRC_NONE
             return b""
-        message = _find(qm, handle, local, md, opts)
-        if message is None:
-            message = _wait(qm, handle, local, md, opts)
+        sync = opts.sync
+        if sync == SYNC_DEFAULT:
+            sync = SYNC_YES if qm.profile == "zos" else SYNC_NO
+        message, record = _find(qm, handle, local, md, opts)
+        if message is None and record is None:
+            message, record = _wait(qm, handle, local, md, opts)
+        if message is None:  # kept as its record alone: no object made for it yet
+            assert record is not None
+            # a plain get (no browse, no unit of work) removes the message at once, so the store
+            # need not keep an object for it (a failed get, 2080, leaves it as it was)
+            keep = bool(opts.browse) or sync != SYNC_NO
+            if not keep and _plain(record, max_length):
+                return _plain_get(qm, handle, local, md, record)
+            message = local.store.made(record, keep)
         now = qm.sim.now
         data = message.data
         if message.xdeadline is not None:  # rules XQH-03, XQH-05
@@ -111,10 +136,7 @@ def get(
     else:
         if message.locker is not None:
             handle.locked = message.locker = None
-        sync = opts.sync
-        if sync == SYNC_DEFAULT:
-            sync = SYNC_YES if qm.profile == "zos" else SYNC_NO
-        elif sync == SYNC_IF_PERSISTENT:
+        if sync == SYNC_IF_PERSISTENT:
             sync = SYNC_YES if md.Persistence == C.MQPER_PERSISTENT else SYNC_NO
         if sync == SYNC_YES:
             local.store.hold(message)
@@ -128,13 +150,37 @@ def get(
     return data
 
 
+def _plain(record: Record, max_length: int | None) -> bool:
+    """Whether a get without browse or unit of work can return this message as a record: no
+    descriptor fields of its own (so no MQMDE, rule MD-07), no MQXQH inside, no truncation."""
+    return (
+        record[EXTRA] is None
+        and record[XDEADLINE] is None
+        and (max_length is None or len(record[DATA]) <= max_length)
+    )
+
+
+def _plain_get(qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, record: Record) -> bytes:
+    """The rest of :func:`get` for a plain get of a message kept as its record alone: what the
+    general path does for it (fill the MD, remove the message, log the get, set the codes),
+    without making a Message (``tests/engine/test_fast_paths.py`` compares the two)."""
+    store = local.store
+    fill_md_record(md, record, store.context(record), qm.sim.now, qm.sim)
+    store.remove_record(record)
+    qm.log_record(local.name, "get", record, "", 0, "")
+    handle.last_reason = C.MQRC_NONE
+    handle.last_comp = C.MQCC_OK
+    return record[DATA]
+
+
 def _find(
     qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions
-) -> Message | None:
-    """The message this call would return, discarding expired ones met on the way."""
+) -> tuple[Message | None, Record | None]:
+    """The message this call would return, discarding expired ones met on the way: its object,
+    or, when the store keeps none for it, its record (the other is None)."""
     if opts.position:
         if opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
-            return _under_cursor(qm, handle, local)
+            return _under_cursor(qm, handle, local), None
         if opts.browse == C.MQGMO_BROWSE_FIRST:  # back before the first message, found or not
             handle.cursor_message = None
         cursor = handle.cursor_message
@@ -147,17 +193,15 @@ def _find(
     correlid = md.CorrelId if opts.match_correlid else None
     if correlid == _CI_NONE:
         correlid = None
-    if msgid is None and correlid is None and after is None:
-        message, expired = local.store.first_live(qm.sim.now, handle)
-    else:
-        message, expired = local.store.first_live_matching(
-            qm.sim.now, handle, msgid, correlid, after
-        )
+    record, message, expired = local.store.find(qm.sim.now, handle, msgid, correlid, after)
     if expired:
         cause = "browse" if opts.browse else "get"
         for old in expired:
-            discard(qm, local, old, cause)
-    return message
+            if isinstance(old, tuple):
+                discard_record(qm, local, old, cause)
+            else:
+                discard(qm, local, old, cause)
+    return message, None if message is not None else record
 
 
 def _under_cursor(qm: QueueManagerPort, handle: Queue, local: QLocal) -> Message:
@@ -172,7 +216,9 @@ def _under_cursor(qm: QueueManagerPort, handle: Queue, local: QLocal) -> Message
     return message
 
 
-def _wait(qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions) -> Message:
+def _wait(
+    qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions
+) -> tuple[Message | None, Record | None]:
     """MQGMO_WAIT on the virtual clock: run scheduled actions until a message is there."""
     sim = qm.sim
     wait = opts.wait_ms
@@ -187,9 +233,9 @@ def _wait(qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetO
         step_to = until if last else nxt
         assert step_to is not None
         sim.run_until(step_to)
-        message = _find(qm, handle, local, md, opts)
-        if message is not None:
-            return message
+        message, record = _find(qm, handle, local, md, opts)
+        if message is not None or record is not None:
+            return message, record
         if last:
             raise fail(C.MQRC_NO_MSG_AVAILABLE, f"waited {wait} ms: " + _nothing(local))
 
@@ -228,6 +274,18 @@ def discard(qm: QueueManagerPort, local: QLocal, message: Message, cause: str) -
         _dead_letter_expired(qm, local, message)
     if message.extra is not None:  # Report and Format live there when not initial values
         expiration_report(qm, local, message)
+
+
+def discard_record(qm: QueueManagerPort, local: QLocal, record: Record, cause: str) -> None:
+    """:func:`discard` for an expired message kept as its record alone. With no descriptor
+    fields of its own it asks for no report, so unless expired messages go to the dead-letter
+    queue (rule EIP-04) it is removed and logged with no Message made
+    (``tests/engine/test_fast_paths.py`` compares the two)."""
+    if record[EXTRA] is None and qm.expired_action == "discard":
+        local.store.remove_record(record)
+        qm.log_record(local.name, "discard", record, cause, 0, "")
+    else:
+        discard(qm, local, local.store.made(record, keep=False), cause)
 
 
 def _dead_letter_expired(qm: QueueManagerPort, local: QLocal, message: Message) -> None:

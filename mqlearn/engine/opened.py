@@ -9,6 +9,7 @@ from mqlearn.engine import open_options
 from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
+from mqlearn.mqi.structs import MD, PMO
 
 
 class Opened:
@@ -21,14 +22,21 @@ class Opened:
         self.last_reason = C.MQRC_NONE
         self.closed = False
 
-    def _output(self, put: Callable[[], int]) -> None:
-        """An MQPUT on this handle: ``put`` does it and returns its warning reason (0 if none);
-        the codes are set whatever happens (rule MQI-01)."""
+    def _output(
+        self,
+        put: Callable[[str, object, MD | None, PMO | None], int],
+        name: str,
+        msg: object,
+        md: MD | None,
+        pmo: PMO | None,
+    ) -> None:
+        """An MQPUT on this handle: ``put(name, msg, md, pmo)`` does it and returns its warning
+        reason (0 if none); the codes are set whatever happens (rule MQI-01)."""
         try:
             if self.closed:
                 raise fail(C.MQRC_HOBJ_ERROR, f"handle for {self.what} is closed")
             open_options.check_put(self.open_opts, self.what)
-            warning = put()
+            warning = put(name, msg, md, pmo)
         except MQMIError as error:  # a failing call sets the codes too
             self.last_comp, self.last_reason = error.comp, error.reason
             raise

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from mqlearn.engine.definitions import Route
-    from mqlearn.engine.message import Message
+    from mqlearn.engine.message import Message, Record
     from mqlearn.engine.objects import QLocal
     from mqlearn.engine.simulation import Simulation
     from mqlearn.mqi.structs import MD, PMO
@@ -80,6 +80,9 @@ class QueueManagerPort(Protocol):
     def new_msgid(self) -> bytes: ...
     def application_context(self) -> dict[str, Any]: ...
     def qmgr_context(self, identity: dict[str, Any] | None = None) -> dict[str, Any]: ...
+    def log_record(
+        self, queue: str, kind: str, record: Record, cause: str, reason: int, detail: str
+    ) -> None: ...
     def log(
         self,
         queue: str,

@@ -321,7 +321,7 @@ class PubSub:
             if pmo is not None:
                 put_pmo = pmo.copy()
                 put_pmo.Options = options & ~_PUBLISH_OPTIONS
-                options = check_pmo(put_pmo) | options & _PUBLISH_OPTIONS
+                options = check_pmo(put_pmo).options | options & _PUBLISH_OPTIONS
                 put_pmo.Options = options & ~_COPY_DROPS
             check_put_md(md, self.qm.enforce_max_expiry)
             suppress = bool(options & C.MQPMO_SUPPRESS_REPLYTO)

@@ -26,14 +26,19 @@ from mqlearn.engine.descriptor import (
 )
 from mqlearn.engine.events import Event, events_frame
 from mqlearn.engine.message import (
-    AVAILABLE,
+    DEADLINE,
     GOT_IN_UOW,
+    MSGID,
+    PRIORITY,
+    SEQ,
     UNCOMMITTED_PUT,
     Message,
+    Record,
 )
 from mqlearn.engine.objects import QLocal, QRemote, QueueDefinition, check_name
 from mqlearn.engine.pubsub import PubSub, Subscription, TopicAttributes, TopicObject
 from mqlearn.engine.rule_formulas import (
+    NEVER,
     capped_deadline,
     capped_expiry,
     deadline_of,
@@ -45,9 +50,10 @@ from mqlearn.engine.rule_formulas import (
     lane as ordering_lane,
 )
 from mqlearn.engine.simulation import Scheduled, Simulation
+from mqlearn.engine.store import flat
 from mqlearn.engine.validate import (
-    SET_CONTEXT,
     SIMPLE_MD,
+    PutOptions,
     check_expiry,
     check_pmo,
     check_put_md,
@@ -79,13 +85,10 @@ _CCSI_Q_MGR = C.MQCCSI_Q_MGR
 _CCSI_INHERIT = C.MQCCSI_INHERIT
 _PRIORITY_EXCEEDS_MAXIMUM = C.MQRC_PRIORITY_EXCEEDS_MAXIMUM
 _PERSISTENCE_AS_Q_DEF = C.MQPER_PERSISTENCE_AS_Q_DEF
-_PMO_SYNCPOINT = C.MQPMO_SYNCPOINT
-_PMO_NO_SYNCPOINT = C.MQPMO_NO_SYNCPOINT
-_PMO_NEW_MSG_ID = C.MQPMO_NEW_MSG_ID
-_PMO_NEW_CORREL_ID = C.MQPMO_NEW_CORREL_ID
 _MI_NONE = C.MQMI_NONE
 _CI_NONE = C.MQCI_NONE
 EXPIRED_ACTIONS = ("discard", "dead-letter")  # rule EIP-04; IBM MQ discards
+_CACHE_MAX = 256  # entries of a route's priorities or lifetimes (any more: computed afresh)
 
 
 class QueueManager(Definitions):
@@ -124,6 +127,7 @@ class QueueManager(Definitions):
         self._xmit_listeners: dict[str, list[Callable[[], None]]] = {}
         self._ctx_default = self._context(C.MQAT_UNIX, "mqlearn", "mqlearn")
         self._ctx_qmgr = self._context(C.MQAT_QMGR, "mqlearn", self.name[:28])
+        self._output: tuple[int, dict[str, Any]] = (-1, {})  # see _default_output
         self.ccsid = DEFAULT_CCSID[profile]
         self._shared: dict[int, dict[str, Any]] = {}
         self._share_put_fields()
@@ -162,6 +166,7 @@ class QueueManager(Definitions):
             self.deadq = check_name(deadq, "DEADQ") if deadq else None
         if maxprty is not None:
             self.maxprty = maxprty
+            self._changed()  # routes cache the lanes MAXPRTY gives
         if expryint is not None:
             self.expryint = expryint
             self._schedule_expiry_task()
@@ -233,6 +238,26 @@ class QueueManager(Definitions):
                 )
             )
 
+    def log_record(
+        self, queue: str, kind: str, record: Record, cause: str, reason: int, detail: str
+    ) -> None:
+        """:meth:`log` for a message the queue keeps as its record alone (the same entry)."""
+        if self.record_events:
+            self._log.append(
+                (
+                    self.sim.now,
+                    queue,
+                    kind,
+                    record[MSGID],
+                    record[SEQ],
+                    record[PRIORITY],
+                    record[DEADLINE],
+                    cause,
+                    reason,
+                    detail,
+                )
+            )
+
     @property
     def events(self) -> list[Event]:
         """The event log as Event named tuples (``expiry`` = remaining tenths at that time)."""
@@ -281,8 +306,11 @@ class QueueManager(Definitions):
     ) -> int:
         """MQPUT (or MQPUT1) to a queue name; returns the reason code of a warning (0 if none).
 
-        This is the hot path of every simulation, so the common case (an MD that sets at most
-        Expiry and Priority, a PMO without context or syncpoint options) is checked inline.
+        This is the hot path of every simulation: the common case (an MD that sets at most
+        Expiry and Priority, a PMO that sets only Options) is checked inline, the options are
+        decoded once per value, what the rule formulas give is cached per route (priorities)
+        and per route and clock tick (lifetimes), and the stored record is made directly, with
+        no ``Message`` (the store makes one only for a message that needs it).
         ``suppress_reply_to``: a publication's copy under MQPMO_SUPPRESS_REPLYTO, whose blank
         ReplyToQ and ReplyToQMgr stay blank (docs/patterns.md).
         """
@@ -290,10 +318,11 @@ class QueueManager(Definitions):
             data = message_bytes(data)
         md = put_descriptors(md, pmo)
         try:
-            route = self.route(name)
-            options = check_pmo(pmo) if pmo is not None and pmo.__dict__ else 0
+            route = self._routes.get(name) or self.route(name)
+            opts = check_pmo(pmo)
             d = md.__dict__
-            if d.keys() <= SIMPLE_MD:
+            simple = d.keys() <= SIMPLE_MD
+            if simple:
                 expiry, priority = check_simple_md(d, self.enforce_max_expiry)
                 extra = None
             else:
@@ -308,23 +337,96 @@ class QueueManager(Definitions):
             raise
 
         now = self.sim.now
-        expiry = capped_expiry(expiry, route.cap)  # EXP-06: md keeps the application's Expiry
-        priority = put_priority(priority, route.defprty)  # MD-02
-        warning = _PRIORITY_EXCEEDS_MAXIMUM if exceeds_maxprty(priority, self.maxprty) else 0
+        # EXP-06 (md keeps the application's Expiry) and MD-02, from the route's caches
+        lifetime = route.lifetimes.get(expiry) if route.lifetimes_at == now else None
+        expiry, deadline = lifetime or self._lifetime(route, expiry, now)
+        priority, lane, warning = route.priorities.get(priority) or self._priority(route, priority)
+        syncpoint = opts.syncpoint
+        if syncpoint is None:
+            syncpoint = self.profile == "zos"
+        if simple:  # every other field holds its initial value: what _put_fields gives for them
+            persistence = route.persistence
+            msgid = self.new_msgid()
+            correlid = self.new_msgid() if opts.new_correlid else _CI_NONE
+            reply_qmgr, fill_reply_qmgr = self.name, not suppress_reply_to
+            if suppress_reply_to:
+                extra = {"ReplyToQMgr": ""}
+        else:
+            persistence, msgid, correlid, extra, reply_qmgr, fill_reply_qmgr = self._put_fields(
+                md, opts, route, extra, suppress_reply_to
+            )
+        if opts.set_context:
+            shared = {
+                **self._put_context(md, opts.options),
+                **self._put_defaults(),
+                "Persistence": persistence,
+            }
+        else:
+            shared = self._shared[persistence]
+
+        xdeadline = None
+        if route.remote is not None:  # rule XQH-01
+            data, extra, shared, xdeadline = transmission.wrap_for_transmission(
+                self, route.remote, data, msgid, correlid, priority, expiry, extra, shared, now
+            )
+        elif not simple and md.Format == _XQH:  # any queue: rule XQH-03 says "from any queue"
+            xdeadline = transmission.embedded_deadline(data, md.Encoding, now)
+        local = route.local
+        record = self._enqueue(
+            local, lane, priority, deadline, msgid, correlid, data, shared, extra, xdeadline
+        )
+
+        d["MsgId"] = msgid  # the output fields of MQPUT
+        if opts.new_correlid:
+            d["CorrelId"] = correlid
+        if not opts.set_context:
+            at, output = self._output
+            d.update(output if at == now else self._default_output(now))
+        if fill_reply_qmgr:
+            d["ReplyToQMgr"] = reply_qmgr
+
+        detail = f"to {route.remote.rname} at {route.remote.rqmname}" if route.remote else ""
+        if syncpoint:
+            message = local.store.keep(record, UNCOMMITTED_PUT)
+            self.log(local.name, "put", message, "syncpoint", warning, detail)
+            self.enlist("put", local, message)
+            if local.trigger:  # rule TRG-03: the condition is evaluated now, uncommitted or not
+                generated.maybe_trigger(self, local, message, in_uow=True)
+        else:
+            if self.record_events:
+                self.log_record(local.name, "put", record, "", warning, detail)
+            if local.trigger or local.usage == "XMITQ":
+                self.arrived(local, local.store.message(record))
+        if warning:
+            warnings.warn(
+                MQWarning(
+                    f"MQCC_WARNING MQRC_PRIORITY_EXCEEDS_MAXIMUM (2049): Priority {md.Priority} is "
+                    f"above MAXPRTY {self.maxprty}; queued at {self.maxprty}"
+                ),
+                stacklevel=3,
+            )
+        return warning
+
+    def _put_fields(
+        self,
+        md: MD,
+        opts: PutOptions,
+        route: Route,
+        extra: dict[str, Any] | None,
+        suppress_reply_to: bool,
+    ) -> tuple[int, bytes, bytes, dict[str, Any] | None, str, bool]:
+        """What a put stores and writes back for an MD that sets more than Expiry and Priority:
+        (Persistence, MsgId, CorrelId, extra, the ReplyToQMgr sent, whether the MD gets it)."""
         persistence = md.Persistence
         if persistence == _PERSISTENCE_AS_Q_DEF:
             persistence = route.persistence
-        syncpoint = options & _PMO_SYNCPOINT or (
-            self.profile == "zos" and not options & _PMO_NO_SYNCPOINT
-        )
-
         msgid = md.MsgId
-        if msgid == _MI_NONE or options & _PMO_NEW_MSG_ID:
+        if msgid == _MI_NONE or opts.new_msgid:
             msgid = self.new_msgid()
         elif len(msgid) != 24:
             msgid = msgid.ljust(24, b"\0")
         correlid = md.CorrelId
-        if options & _PMO_NEW_CORREL_ID:
+        if opts.new_correlid:
             correlid = self.new_msgid()
         elif len(correlid) != 24:
             correlid = correlid.ljust(24, b"\0")
@@ -345,64 +447,47 @@ class QueueManager(Definitions):
         elif suppress_reply_to and not reply_qmgr:
             extra = extra or {}
             extra["ReplyToQMgr"] = ""  # not the shared fields' name
-        if options & SET_CONTEXT:
-            shared = {
-                **self._put_context(md, options),
-                **self._put_defaults(),
-                "Persistence": persistence,
-            }
-        else:
-            shared = self._shared[persistence]
+        return persistence, msgid, correlid, extra, reply_qmgr, fill_reply_qmgr
 
-        deadline = deadline_of(expiry, now)
-        xdeadline = None
-        if route.remote is not None:  # rule XQH-01
-            data, extra, shared, xdeadline = transmission.wrap_for_transmission(
-                self, route.remote, data, msgid, correlid, priority, expiry, extra, shared, now
-            )
-        elif md.Format == _XQH:  # any queue: rule XQH-03 says "from any queue"
-            xdeadline = transmission.embedded_deadline(data, md.Encoding, now)
+    def _lifetime(self, route: Route, expiry: int, now: int) -> tuple[int, int]:
+        """(the Expiry a put through ``route`` stores, its deadline) for a put at ``now``: the
+        path's CAPEXPRY applied (rule EXP-06), then the deadline. Kept in ``route.lifetimes``
+        for the other puts of the same clock tick."""
+        if route.lifetimes_at != now or len(route.lifetimes) >= _CACHE_MAX:
+            route.lifetimes = {}
+            route.lifetimes_at = now
+        capped = capped_expiry(expiry, route.cap)
+        deadline = deadline_of(capped, now)
+        if deadline == NEVER:  # the one NEVER object for every unlimited message, not one per
+            deadline = NEVER  # tick: a get at depth 1e6 then meets a cached object, not a cold one
+        lifetime = route.lifetimes[expiry] = (capped, deadline)
+        return lifetime
+
+    def _priority(self, route: Route, priority: int) -> tuple[int, int, int]:
+        """(the Priority a put through ``route`` stores, the lane it is ordered at, the 2049
+        warning or 0), rule MD-02; kept in ``route.priorities``."""
+        stored = put_priority(priority, route.defprty)
         local = route.local
-        state = UNCOMMITTED_PUT if syncpoint else AVAILABLE
-        message = self._enqueue(
-            local, priority, deadline, msgid, correlid, data, shared, extra, state, xdeadline
-        )
+        lane = ordering_lane(stored, self.maxprty, local.msgdlvsq == "FIFO", local.defprty)
+        warning = _PRIORITY_EXCEEDS_MAXIMUM if exceeds_maxprty(stored, self.maxprty) else 0
+        found = (stored, lane, warning)
+        if len(route.priorities) < _CACHE_MAX:
+            route.priorities[priority] = found
+        return found
 
-        d["MsgId"] = msgid  # the output fields of MQPUT
-        if options & _PMO_NEW_CORREL_ID:
-            d["CorrelId"] = correlid
-        if not options & SET_CONTEXT:
-            d.update(self._ctx_default)
-            d["PutDate"], d["PutTime"] = self.sim.stamp(now)
-        if fill_reply_qmgr:
-            d["ReplyToQMgr"] = reply_qmgr
-
-        if self.record_events:
-            detail = f"to {route.remote.rname} at {route.remote.rqmname}" if route.remote else ""
-            self.log(local.name, "put", message, "syncpoint" if syncpoint else "", warning, detail)
-        if syncpoint:
-            self.enlist("put", local, message)
-            if local.trigger:  # rule TRG-03: the condition is evaluated now, uncommitted or not
-                generated.maybe_trigger(self, local, message, in_uow=True)
-        elif local.trigger or local.usage == "XMITQ":
-            self.arrived(local, message)
-        if warning:
-            warnings.warn(
-                MQWarning(
-                    f"MQCC_WARNING MQRC_PRIORITY_EXCEEDS_MAXIMUM (2049): Priority {md.Priority} is "
-                    f"above MAXPRTY {self.maxprty}; queued at {self.maxprty}"
-                ),
-                stacklevel=3,
-            )
-        return warning
+    def _default_output(self, now: int) -> dict[str, Any]:
+        """The context fields MQPUT writes back into the MD with the default context: this queue
+        manager's, and PutDate/PutTime of ``now``. One dict per clock tick."""
+        at, output = self._output
+        if at != now:
+            date, time = self.sim.stamp(now)
+            output = {**self._ctx_default, "PutDate": date, "PutTime": time}
+            self._output = (now, output)
+        return output
 
     def put1(self, name: str, data: object, md: MD | None = None, pmo: PMO | None = None) -> None:
         """MQPUT1: open, put one message, close (warnings: see ``last_reason`` on a Queue)."""
         self.put(name, data, md, pmo)
-
-    def _lane(self, local: QLocal, priority: int) -> int:
-        """The priority a message is ordered at on ``local`` (rule MD-02)."""
-        return ordering_lane(priority, self.maxprty, local.msgdlvsq == "FIFO", local.defprty)
 
     def _put_context(self, md: MD, options: int) -> dict[str, Any]:
         """Context of an application put with MQPMO_NO_CONTEXT / SET_IDENTITY / SET_ALL."""
@@ -463,7 +548,7 @@ class QueueManager(Definitions):
         if fields.get("CodedCharSetId", _CCSI_Q_MGR) in (_CCSI_Q_MGR, _CCSI_INHERIT):
             extra = extra or {}
             extra["CodedCharSetId"] = self.ccsid
-        priority = put_priority(fields.get("Priority", -1), route.defprty)
+        priority, lane, _ = self._priority(route, fields.get("Priority", -1))
         correlid = fields.get("CorrelId", C.MQCI_NONE)
         msgid = msgid or self.new_msgid()
         now = self.sim.now
@@ -477,14 +562,15 @@ class QueueManager(Definitions):
             encoding = fields.get("Encoding", C.MQENC_NATIVE)
             xdeadline = transmission.embedded_deadline(data, encoding, now)
         local = route.local
-        state = UNCOMMITTED_PUT if in_uow else AVAILABLE
-        message = self._enqueue(
-            local, priority, deadline, msgid, correlid, data, ctx, extra, state, xdeadline
+        record = self._enqueue(
+            local, lane, priority, deadline, msgid, correlid, data, ctx, extra, xdeadline
         )
         if in_uow:
+            message = local.store.keep(record, UNCOMMITTED_PUT)
             self.log(local.name, "put", message, "qmgr", detail="in the unit of work")
             self.enlist("trigger", local, message)
         else:
+            message = local.store.message(record)
             self.log(local.name, "put", message, "qmgr")
             self.arrived(local, message)
         return message
@@ -504,20 +590,22 @@ class QueueManager(Definitions):
     def _enqueue(
         self,
         local: QLocal,
+        lane: int,
         priority: int,
         deadline: int,
         msgid: bytes,
         correlid: bytes,
         data: bytes,
-        shared: dict[str, Any],
+        ctx: dict[str, Any],
         extra: dict[str, Any] | None,
-        state: int,
         xdeadline: int | None,
-    ) -> Message:
-        """Store a new message at the end of its lane, in arrival order."""
+    ) -> Record:
+        """Store a new message at the end of its lane, in arrival order: the one place every
+        put, delivery and generated message is queued. Returns its record (layout:
+        :mod:`mqlearn.engine.message`), made here directly from the values."""
         self._seq += 1
-        lane = self._lane(local, priority)
-        message = Message(
+        store = local.store
+        record: Record = (
             self._seq,
             lane,
             priority,
@@ -526,13 +614,12 @@ class QueueManager(Definitions):
             msgid,
             correlid,
             data,
-            shared,
-            extra,
-            state,
+            store.items(ctx),
+            None if extra is None else flat(extra),
             xdeadline,
         )
-        local.store.add(message)
-        return message
+        store.add(record)
+        return record
 
     def arrived(self, local: QLocal, message: Message) -> None:
         """A message arrived outside any unit of work: triggers and waiting channels."""

@@ -17,6 +17,24 @@ Action = Callable[[], None]
 
 DEFAULT_START = datetime(2026, 1, 1, 9, 0, 0, tzinfo=UTC)
 _HUNDREDTHS_PER_DAY = 8_640_000
+_HHMM: dict[int, str] = {}  # minute of the day -> "HHMM" (at most 1,440 entries)
+_SSTH: dict[int, str] = {}  # hundredth of the minute -> "SSTH" (at most 6,000 entries)
+
+
+def _hhmm(minute: int) -> str:
+    text = _HHMM.get(minute)
+    if text is None:
+        hours, minutes = divmod(minute, 60)
+        text = _HHMM[minute] = f"{hours:02d}{minutes:02d}"
+    return text
+
+
+def _ssth(cents: int) -> str:
+    text = _SSTH.get(cents)
+    if text is None:
+        seconds, hundredths = divmod(cents, 100)
+        text = _SSTH[cents] = f"{seconds:02d}{hundredths:02d}"
+    return text
 
 
 @dataclass(order=True)
@@ -135,8 +153,9 @@ class Simulation:
     def stamp(self, time_ms: int) -> tuple[str, str]:
         """PutDate (YYYYMMDD) and PutTime (HHMMSSTH, GMT) of a virtual time.
 
-        Integer arithmetic on hundredths of a second, with the date string cached per day: messages
-        got long after their put have scattered put times, so this is no place for strftime.
+        Integer arithmetic on hundredths of a second, no strftime: a get at depth 1e6 meets put
+        times scattered over hours, so a miss of the per-hundredth cache must stay cheap too (the
+        date is cached per day, PutTime made of its HHMM and SSTH halves, each cached).
         """
         hundredths = time_ms // 10
         stamp = self._stamps.get(hundredths)
@@ -146,10 +165,8 @@ class Simulation:
             if date is None:
                 date = (self.start_date + timedelta(days=day)).strftime("%Y%m%d")
                 self._dates[day] = date
-            hours, rest = divmod(rest, 360_000)
-            minutes, rest = divmod(rest, 6_000)
-            seconds, cents = divmod(rest, 100)
-            stamp = (date, f"{hours:02d}{minutes:02d}{seconds:02d}{cents:02d}")
+            minute, cents = divmod(rest, 6_000)
+            stamp = (date, _hhmm(minute) + _ssth(cents))
             if len(self._stamps) >= 4096:
                 self._stamps.clear()
             self._stamps[hundredths] = stamp

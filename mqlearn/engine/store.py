@@ -5,7 +5,8 @@ records (``mqlearn.engine.message.Record``: plain tuples the garbage collector d
 arrival order, so a put is an append and a get from the front is O(1). A ``Message`` object is
 made from a record when a call needs one; the store keeps the object (``_objects``, by seq) while
 the message is on the queue and its object carries state a record cannot: a state other than
-AVAILABLE, a lock, a BackoutCount, or a place under a browse cursor (any message a walk returns).
+AVAILABLE, a lock, a BackoutCount, or a place under a browse cursor (any message a walk returns,
+unless the caller removes it at once: a plain get).
 Every other queued message is its record alone, so the collector's work does not grow with depth.
 
 Messages that leave the queue are marked REMOVED and dropped when they reach the front of their
@@ -43,12 +44,12 @@ from mqlearn.engine.message import (
     MessageView,
     Record,
     message_of,
-    record_of,
 )
 from mqlearn.engine.rule_formulas import is_expired
 
 LANES = 10  # priorities 0..9 (MAXPRTY is at most 9)
 _NONE: tuple[Message, ...] = ()
+Expired = tuple[Message, ...] | list[Message | Record]  # what a walk met: objects, or records
 _COMPACT_MIN = 256
 _CONTEXTS_MAX = 64  # distinct put contexts remembered per store (most queues see one or two)
 _seq_of = itemgetter(SEQ)
@@ -99,13 +100,12 @@ class LocalStore:
         return self.count - self.in_uow
 
     # -- records and objects --------------------------------------------------------------------
-    def _record(self, message: Message) -> Record:
-        ctx = message.ctx
+    def items(self, ctx: dict[str, Any]) -> Items:
+        """A put context as the flat tuple a record keeps, converted once per shared dict."""
         known = self._contexts.get(id(ctx))
         if known is None or known[0] is not ctx:
-            known = self._remember_context(ctx, _flat(ctx))
-        extra = message.extra
-        return record_of(message, known[1], None if extra is None else _flat(extra))
+            known = self._remember_context(ctx, flat(ctx))
+        return known[1]
 
     def _remember_context(self, ctx: dict[str, Any], items: Items) -> tuple[dict[str, Any], Items]:
         contexts = self._contexts
@@ -115,42 +115,44 @@ class LocalStore:
         contexts[id(ctx)] = contexts[id(items)] = known
         return known
 
-    def _message(self, record: Record) -> Message:
+    def message(self, record: Record) -> Message:
         """The Message of a present record: the one the store keeps, or a new one."""
         message = self._objects.get(record[SEQ])
         return self._made(record) if message is None else message
 
     def _made(self, record: Record) -> Message:
         """A new Message for a record the store keeps no object for."""
-        items, extra = record[CTX], record[EXTRA]
-        known = self._contexts.get(id(items))
-        if known is None or known[1] is not items:
-            known = self._remember_context(_unflat(items), items)
-        return message_of(record, known[0], None if extra is None else _unflat(extra))
+        extra = record[EXTRA]
+        return message_of(record, self.context(record), None if extra is None else _unflat(extra))
 
     def _is_tombstone(self, record: Record) -> bool:
         message = self._objects.get(record[SEQ])
         return message is not None and message.state == REMOVED
 
     # -- changes --------------------------------------------------------------------------------
-    def add(self, message: Message) -> None:
-        record = self._record(message)
-        lane = message.lane
+    def add(self, record: Record) -> None:
+        """Queue a new record at the end of its lane (``QueueManager._enqueue`` makes it)."""
+        lane = record[LANE]
         self.lanes[lane].append(record)
         if lane > self.top:
             self.top = lane
         self.count += 1
-        if message.state != AVAILABLE:  # an uncommitted put: its object carries the state
-            self._objects[message.seq] = message
         heap = self._deadlines
-        if heap is not None and message.deadline != NEVER:
-            heapq.heappush(heap, (message.deadline, message.seq, record))
+        if heap is not None and record[DEADLINE] != NEVER:
+            heapq.heappush(heap, (record[DEADLINE], record[SEQ], record))
             if len(heap) > 2 * self.count + _COMPACT_MIN:
                 self._compact_deadlines()
         if self._by_msgid is not None:
-            _index_add(self._by_msgid, message.msgid, record)
+            _index_add(self._by_msgid, record[MSGID], record)
         if self._by_correlid is not None:
-            _index_add(self._by_correlid, message.correlid, record)
+            _index_add(self._by_correlid, record[CORRELID], record)
+
+    def keep(self, record: Record, state: int) -> Message:
+        """The object of a record just added in ``state`` (an uncommitted put), kept while the
+        message is on the queue: its object carries the state."""
+        message = self.made(record, keep=True)
+        message.state = state
+        return message
 
     def remove(self, message: Message) -> None:
         """Take a message off the queue for good (got, discarded, committed, sent)."""
@@ -178,6 +180,25 @@ class LocalStore:
             _index_drop(self._by_msgid, message.msgid, seq)
         if self._by_correlid is not None:
             _index_drop(self._by_correlid, message.correlid, seq)
+
+    def remove_record(self, record: Record) -> None:
+        """:meth:`remove` for an AVAILABLE message kept as its record alone (a plain get): at the
+        front of its lane, with no object, index or scan heap to update, it is just popped."""
+        lane = self.lanes[record[LANE]]
+        simple = not self._objects and self._deadlines is None
+        if simple and lane[0] is record and self._by_msgid is None and self._by_correlid is None:
+            lane.popleft()
+            self.count -= 1
+        else:
+            self.remove(self._made(record))
+
+    def context(self, record: Record) -> dict[str, Any]:
+        """The put context of a record as the dict the store shares for it."""
+        items = record[CTX]
+        known = self._contexts.get(id(items))
+        if known is None or known[1] is not items:
+            known = self._remember_context(_unflat(items), items)
+        return known[0]
 
     def _compact_lane(self, lane: int) -> None:
         """Drop the tombstones of one lane."""
@@ -208,39 +229,55 @@ class LocalStore:
         message.state = AVAILABLE
 
     # -- walks ----------------------------------------------------------------------------------
-    def first_live(
-        self, now: int, handle: object
-    ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
-        """The first message a plain get would return, and the expired ones met before it.
-
-        The hot path of every get: no match options, no cursor; lanes from the top one down.
+    def first_live(self, now: int, handle: object) -> tuple[Message | None, list[Message]]:
+        """The first message a plain get would return, and the expired ones met before it; the
+        store keeps the object of the message returned (the caller may browse, lock or hold it).
         """
-        if self.top < 0:
-            return None, _NONE
-        return self._walk(now, handle, chain.from_iterable(self.lanes[self.top :: -1]))
+        record, message, expired = self.find(now, handle, None, None, None)
+        if record is not None and message is None:
+            message = self.made(record, keep=True)
+        return message, [self.message(old) if isinstance(old, tuple) else old for old in expired]
 
-    def first_live_matching(
+    def find(
         self,
         now: int,
         handle: object,
         msgid: bytes | None,
         correlid: bytes | None,
         after: tuple[int, int] | None,
-    ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
-        """Like :meth:`first_live`, restricted to matching messages and/or those after a cursor.
+    ) -> tuple[Record | None, Message | None, Expired]:
+        """The first message a get would return, as its record and the object the store keeps for
+        it (None: its record alone, no object made yet), and the expired messages met before it
+        (each as the object the store keeps for it, or its record).
 
-        ``after`` is a cursor position (lane, seq): only messages later in delivery order count.
+        Restricted to messages with this MsgId and/or CorrelId, and to those after a cursor
+        position ``after`` (lane, seq) in delivery order. The hot path of every get (no match, no
+        cursor) walks the lanes from the top one down.
         """
-        return self._walk(now, handle, self._candidates(msgid, correlid, after))
+        if msgid is None and correlid is None and after is None:
+            if self.top < 0:
+                return None, None, _NONE
+            candidates: Iterable[Record] = chain.from_iterable(self.lanes[self.top :: -1])
+        else:
+            candidates = self._candidates(msgid, correlid, after)
+        return self._walk(now, handle, candidates)
+
+    def made(self, record: Record, keep: bool) -> Message:
+        """A new object for a present record the store keeps none for; ``keep``: kept while the
+        message is on the queue (the caller may browse it, lock it or hold it)."""
+        message = self._made(record)
+        if keep:
+            self._objects[record[SEQ]] = message
+        return message
 
     def _walk(
         self, now: int, handle: object, candidates: Iterable[Record]
-    ) -> tuple[Message | None, tuple[Message, ...] | list[Message]]:
+    ) -> tuple[Record | None, Message | None, Expired]:
         """Walk candidates in delivery order: skip what this handle may not see (uncommitted, in a
         unit of work, locked by another handle), collect expired ones, stop at the first live one
         (rules EXP-21..24, 27)."""
         objects = self._objects
-        expired: list[Message] | None = None
+        expired: list[Message | Record] | None = None
         for record in candidates:
             message = objects.get(record[SEQ]) if objects else None
             if message is not None:
@@ -251,14 +288,12 @@ class LocalStore:
                     continue
             if is_expired(record[DEADLINE], now):  # EXP-20
                 if expired is None:
-                    expired = [message or self._made(record)]
+                    expired = [record if message is None else message]
                 else:
-                    expired.append(message or self._made(record))
+                    expired.append(record if message is None else message)
                 continue
-            if message is None:  # kept while it is on the queue: the caller may browse it,
-                message = objects[record[SEQ]] = self._made(record)  # lock it or hold it
-            return message, expired or _NONE
-        return None, expired or _NONE
+            return record, message, expired or _NONE
+        return None, None, expired or _NONE
 
     def _candidates(
         self, msgid: bytes | None, correlid: bytes | None, after: tuple[int, int] | None
@@ -315,7 +350,7 @@ class LocalStore:
     def messages(self) -> Iterator[Message]:
         """Every present message (all states but REMOVED) in delivery order."""
         for record in self._records():
-            yield self._message(record)
+            yield self.message(record)
 
     def views(self) -> Iterator[MessageView]:
         """Every present message in delivery order as a read-only ``MessageView``: what the
@@ -374,7 +409,7 @@ class LocalStore:
         return bool(heap) and is_expired(heap[0][0], now)
 
 
-def _flat(fields: dict[str, Any]) -> Items:
+def flat(fields: dict[str, Any]) -> Items:
     """A dict as one flat tuple: the collector untracks it at its first collection (a tuple of
     pairs would take one collection per level)."""
     return tuple(chain.from_iterable(fields.items()))

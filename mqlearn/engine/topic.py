@@ -38,4 +38,4 @@ class Topic(Opened):
 
     def pub(self, msg: bytes, md: MD | None = None, pmo: PMO | None = None) -> None:
         """MQPUT to the topic: every matching subscription gets its own copy (rule EIP-05)."""
-        self._output(lambda: self.qm.publish(self.topic_string, msg, md, pmo))
+        self._output(self.qm.publish, self.topic_string, msg, md, pmo)

@@ -292,21 +292,54 @@ def check_put_md(md: MD, enforce_max: bool) -> None:
         raise TypeError(f"MD.Format must be a str of at most 8 characters, got {md.Format!r}")
 
 
-_PMO_CACHE: dict[int, int] = {}
+class PutOptions(NamedTuple):
+    """A checked MQPMO, decoded once per Options value: what the put path asks of it."""
+
+    options: int
+    syncpoint: bool | None  # MQPMO_SYNCPOINT, MQPMO_NO_SYNCPOINT, or None: the platform's default
+    new_msgid: bool  # MQPMO_NEW_MSG_ID
+    new_correlid: bool  # MQPMO_NEW_CORREL_ID
+    set_context: int  # the SET_CONTEXT options given; 0: the queue manager's default context
 
 
-def check_pmo(pmo: PMO) -> int:
-    """PMO checks; returns the options. Options-only PMOs are checked once per value."""
+def _put_options(options: int) -> PutOptions:
+    if options & C.MQPMO_SYNCPOINT:
+        syncpoint: bool | None = True
+    elif options & C.MQPMO_NO_SYNCPOINT:
+        syncpoint = False
+    else:
+        syncpoint = None
+    return PutOptions(
+        options=options,
+        syncpoint=syncpoint,
+        new_msgid=bool(options & C.MQPMO_NEW_MSG_ID),
+        new_correlid=bool(options & C.MQPMO_NEW_CORREL_ID),
+        set_context=options & SET_CONTEXT,
+    )
+
+
+_OPTIONS_ONLY = frozenset({"Options"})
+_PMO_CACHE: dict[int, PutOptions] = {}
+INITIAL_PMO = _put_options(C.MQPMO_NONE)  # what None or a PMO with IBM's initial values gives
+
+
+def check_pmo(pmo: PMO | None) -> PutOptions:
+    """PMO checks; returns the decoded options. A PMO that sets only Options is checked and
+    decoded once per value (one dict lookup on every later put)."""
+    if pmo is None:
+        return INITIAL_PMO
     d = pmo.__dict__
     if not d:
-        return C.MQPMO_NONE
-    if d.keys() == {"Options"}:
-        options = _PMO_CACHE.get(d["Options"])
-        if options is None:
-            options = _check_pmo(pmo)
-            _PMO_CACHE[options] = options
-        return options
-    return _check_pmo(pmo)
+        return INITIAL_PMO
+    if d.keys() == _OPTIONS_ONLY:
+        value = d["Options"]
+        decoded = _PMO_CACHE.get(value) if type(value) is int else None
+        if decoded is None:
+            decoded = _put_options(_check_pmo(pmo))
+            if len(_PMO_CACHE) < 1024:
+                _PMO_CACHE[value] = decoded
+        return decoded
+    return _put_options(_check_pmo(pmo))
 
 
 def _checked_options(
@@ -360,6 +393,7 @@ class GetOptions(NamedTuple):
 
 _GMO_KEYS = frozenset({"Options", "WaitInterval", "MatchOptions", "Version"})
 _GMO_CACHE: dict[tuple[object, ...], GetOptions] = {}
+_GMO_OPTIONS_CACHE: dict[int, GetOptions] = {}  # GMOs that set Options only, by its value
 
 
 def check_gmo(gmo: GMO) -> GetOptions:
@@ -370,6 +404,14 @@ def check_gmo(gmo: GMO) -> GetOptions:
     d = gmo.__dict__
     if not d:
         return _INITIAL_GMO
+    if d.keys() == _OPTIONS_ONLY:  # the common case: one lookup by the Options value
+        value = d["Options"]
+        decoded = _GMO_OPTIONS_CACHE.get(value) if type(value) is int else None
+        if decoded is None:
+            decoded = _check_gmo(gmo)
+            if len(_GMO_OPTIONS_CACHE) < 1024:
+                _GMO_OPTIONS_CACHE[value] = decoded
+        return decoded
     if not d.keys() <= _GMO_KEYS:
         return _check_gmo(gmo)
     key = (d.get("Options"), d.get("WaitInterval"), d.get("MatchOptions"), d.get("Version"))
