@@ -415,6 +415,8 @@ def check_gmo(gmo: GMO) -> GetOptions:
     if not d.keys() <= _GMO_KEYS:
         return _check_gmo(gmo)
     key = (d.get("Options"), d.get("WaitInterval"), d.get("MatchOptions"), d.get("Version"))
+    if not all(value is None or type(value) is int for value in key):
+        return _check_gmo(gmo)  # True == 1.0 == 1: a cached int must not answer for them
     decoded = _GMO_CACHE.get(key)
     if decoded is None:
         decoded = _check_gmo(gmo)

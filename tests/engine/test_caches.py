@@ -256,6 +256,43 @@ def test_cached_get_options_agree_with_decoding_afresh(values: list[int]) -> Non
             assert gmo_decoded(gmo, check_gmo) == gmo_decoded(gmo, _check_gmo)
 
 
+gmo_field_values = st.one_of(
+    st.none(), st.integers(-2, 70_000), st.sampled_from([True, False, 1.0, 0.0, -1.0])
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(gmo_options, gmo_field_values, gmo_field_values, st.sampled_from([1, 2, True])),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_cached_multi_field_get_options_agree_with_decoding_afresh(
+    gmos: list[tuple[Any, Any, Any, Any]],
+) -> None:
+    """GMOs that also set WaitInterval, MatchOptions or Version: a bool or a float equal to an
+    int that was cached first (True == 1 == 1.0) is decoded afresh, never answered by the cache."""
+    for options, wait, match, version in gmos:
+        fields = {"Options": options, "Version": version}
+        if wait is not None:
+            fields["WaitInterval"] = wait
+        if match is not None:
+            fields["MatchOptions"] = match
+        for _ in range(2):  # the second time from the cache
+            gmo = mq.GMO(**fields)
+            assert gmo_decoded(gmo, check_gmo) == gmo_decoded(gmo, _check_gmo)
+
+
+def test_a_bool_wait_interval_is_refused_after_an_int_one_was_cached() -> None:
+    wait_one = mq.GMO(Options=C.MQGMO_WAIT, WaitInterval=1)
+    assert check_gmo(wait_one).wait_ms == 1
+    with pytest.raises(mq.MQMIError) as refused:
+        check_gmo(mq.GMO(Options=C.MQGMO_WAIT, WaitInterval=True))
+    assert refused.value.reason == C.MQRC_WAIT_INTERVAL_ERROR
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     st.datetimes(min_value=datetime(2000, 1, 1), max_value=datetime(2099, 1, 1)),
