@@ -10,10 +10,11 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mqlearn.pipeline.arrays import compiled
 
 
-@njit(cache=True)
+@compiled
 def group_order(keys, n_keys):  # pragma: no cover (jit)
     """Indices that sort ``keys`` (0 <= key < n_keys), equal keys keeping their order."""
     start = np.zeros(n_keys + 1, dtype=np.int64)
@@ -29,7 +30,7 @@ def group_order(keys, n_keys):  # pragma: no cover (jit)
     return out
 
 
-@njit(cache=True)
+@compiled
 def increasing_within(keys, values, last):  # pragma: no cover (jit)
     """Whether the ``values`` of each key strictly increase in array order, after ``last[key]``
     (updated in place, so that pieces of one array can be checked one after the other)."""
@@ -48,7 +49,7 @@ def repeated_values(values: np.ndarray) -> np.ndarray:
     return np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
 
 
-@njit(cache=True)
+@compiled
 def deadline_order(bounds, arrival, deadline):  # pragma: no cover (jit)
     """Message positions by deadline within each partition, ties in arrival order.
 
@@ -63,7 +64,7 @@ def deadline_order(bounds, arrival, deadline):  # pragma: no cover (jit)
     return out
 
 
-@njit(cache=True)
+@compiled
 def merge_order(part_a, time_a, part_b, time_b):  # pragma: no cover (jit)
     """Merge two lists sorted by (partition, time); on a tie the ``b`` entry comes first.
 

@@ -17,8 +17,9 @@ table comes piece by piece). It takes three steps:
 3. **Replay**: :class:`~mqlearn.pipeline.batches.BatchReplay` replays the pieces one after the
    other, carrying each queue's still-queued messages, cursors and counts over the cuts; a queue
    whose rows have all been read is closed there (the index counted them) and forgotten. Writer
-   threads (one per table) append each piece's tables to the Parquet outputs while the next
-   piece is replayed.
+   threads (one per table) build each piece's tables from its replayed arrays and append them to
+   the Parquet outputs while the next piece is replayed (the compiled code, numpy and pyarrow
+   release the GIL, so the two cores share the work).
 
 Peak memory is therefore about one piece and its output tables, plus the messages still queued
 at a cut; with regrouping, plus the largest queue's rows.
@@ -35,7 +36,7 @@ import numpy as np
 import pyarrow as pa
 
 from mqlearn.pipeline.arrays import int_values
-from mqlearn.pipeline.batches import PIECE_TABLES, BatchReplay
+from mqlearn.pipeline.batches import PIECE_TABLES, BatchReplay, Piece
 from mqlearn.pipeline.files import (
     PartWriter,
     Source,
@@ -220,6 +221,11 @@ def _from_groups(paths: list[Path], queues: QueueTable, batch_rows: int) -> Iter
             yield table.slice(lo, batch_rows)
 
 
+def _build(writer: PartWriter, piece: Piece, name: str) -> None:
+    """Build one table of a piece and append it to its file (in a writer thread)."""
+    writer.write(name, piece.table(name))
+
+
 def replay_files(
     trace: str | Path,
     queues: str | Path,
@@ -266,7 +272,7 @@ def replay_files(
                 piece = replay.replay(rows)
                 for done in pending:  # the previous piece's tables, written meanwhile
                     done.result()
-                pending = [pool.submit(writer.write, *item) for item in piece.tables().items()]
+                pending = [pool.submit(_build, writer, piece, name) for name in PIECE_TABLES]
                 n_pieces += 1
                 for name in counts:
                     counts[name] += getattr(piece, name)
