@@ -319,7 +319,7 @@ def partitions(qmgr: TextColumn, queue: TextColumn, table: QueueTable) -> np.nda
     for code, name in enumerate(qmgr_names):  # a dictionary may hold a name twice
         qmgr_codes.setdefault(name, []).append(code)
     grid = np.full((len(qmgr_names) + 1, len(queue_names) + 1), -1, dtype=np.int64)
-    defined = table.by_queue()
+    defined = table.by_queue
     for code, name in enumerate(queue_names):
         for owner, position in defined.get(name, ()):
             grid[qmgr_codes.get(owner, []), code] = position
