@@ -336,7 +336,8 @@ def test_reconcile_failure_fails_loudly_and_keeps_previous_outputs(
 ) -> None:
     """Tooling, no behaviour rule: when input rows != accepted + rejected the job raises
     ReconcileError, the previous outputs stay as they were and the staging files are removed.
-    (The input count is made one too many: the file scan's for "auto", Spark's for "shuffle".)"""
+    (The input count is made one too many: the files' metadata's for "auto", Spark's for
+    "shuffle".)"""
     from mqlearn.pipeline import spark_replay
 
     trace_path, queues_path, _, _ = inputs
@@ -344,14 +345,14 @@ def test_reconcile_failure_fails_loudly_and_keeps_previous_outputs(
     replay_spark(spark, trace_path, queues_path, out, strategy=strategy)
     before = read_outputs(out)
     if strategy == "auto":
-        real_scan = spark_replay._scan_files
+        real_rows = spark_replay.file_rows
 
         def one_more(*args):
-            found = real_scan(*args)
-            found.loc[0, "rows"] += 1
+            found = real_rows(*args)
+            found.loc[0] += 1
             return found
 
-        monkeypatch.setattr(spark_replay, "_scan_files", one_more)
+        monkeypatch.setattr(spark_replay, "file_rows", one_more)
     else:
         frame_class = type(spark.range(1))  # the classic DataFrame the reader returns
         real_count = frame_class.count
