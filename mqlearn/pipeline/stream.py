@@ -21,8 +21,9 @@ table comes piece by piece). It takes three steps:
    the Parquet outputs while the next piece is replayed (the compiled code, numpy and pyarrow
    release the GIL, so the two cores share the work).
 
-Peak memory is therefore about one piece and its output tables, plus the messages still queued
-at a cut; with regrouping, plus the largest queue's rows.
+Peak memory is therefore about two pieces (one replayed, the one before being built and written)
+and their output tables, plus the messages still queued at a cut; with regrouping, plus the
+largest queue's rows.
 """
 
 from __future__ import annotations
