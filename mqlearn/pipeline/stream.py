@@ -49,7 +49,12 @@ from mqlearn.pipeline.files import (
     read_definitions,
     staged,
 )
-from mqlearn.pipeline.order import group_order, increasing_within, repeated_values
+from mqlearn.pipeline.order import (
+    group_order,
+    hash_buckets,
+    increasing_within,
+    repeated_values,
+)
 from mqlearn.pipeline.progress import Progress, reporter
 from mqlearn.pipeline.queues import QueueTable, queue_table
 from mqlearn.pipeline.replay import TABLES, ReconcileError
@@ -114,7 +119,7 @@ class RepeatedSeq:
 
     def _write(self, held: list[np.ndarray]) -> None:
         values = np.concatenate(held) if held else np.empty(0, dtype=np.int64)
-        bucket = values % REPEAT_BUCKETS
+        bucket = hash_buckets(values, REPEAT_BUCKETS)
         values = values[group_order(bucket, REPEAT_BUCKETS)]
         bounds = np.cumsum(np.bincount(bucket, minlength=REPEAT_BUCKETS))
         self.spill.mkdir(parents=True, exist_ok=True)
