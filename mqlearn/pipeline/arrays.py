@@ -11,8 +11,13 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
+from numba import njit
 
 _NUMPY = {pa.int64(): np.int64, pa.int32(): np.int32}
+
+# How the replay's loops are compiled: cached on disk next to the modules, and without the GIL,
+# so that compiled code in one thread runs beside the threads building and writing tables.
+compiled = njit(cache=True, nogil=True)
 
 
 def single(column: pa.Array | pa.ChunkedArray) -> pa.Array:

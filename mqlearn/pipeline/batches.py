@@ -46,24 +46,32 @@ PIECE_TABLES = ("messages", "calls", "depth", "rejects")
 
 @dataclass(frozen=True)
 class Piece:
-    """The output rows of one piece (the summary comes at the end: :meth:`BatchReplay.summary`)."""
+    """The output rows of one piece (the summary comes at the end: :meth:`BatchReplay.summary`).
 
-    messages: pa.Table
-    calls: pa.Table
-    depth: pa.Table
+    The messages, calls and depth tables are built when asked for (:meth:`table`), from the
+    replay's arrays, which nothing changes after: the streaming replay builds them in its writer
+    threads while the next piece is replayed.
+    """
+
+    built: Tables | None  # None when no row was accepted
     rejects: pa.Table
     input_rows: int
-
-    @property
-    def accepted(self) -> int:
-        return int(self.calls.num_rows)
+    accepted: int
 
     @property
     def rejected(self) -> int:
         return int(self.rejects.num_rows)
 
+    def table(self, name: str) -> pa.Table:
+        """One of :data:`PIECE_TABLES`, built now."""
+        if name == "rejects":
+            return self.rejects
+        if self.built is None:
+            return SCHEMAS[name].empty_table()
+        return getattr(self.built, name)()
+
     def tables(self) -> dict[str, pa.Table]:
-        return {name: getattr(self, name) for name in PIECE_TABLES}
+        return {name: self.table(name) for name in PIECE_TABLES}
 
 
 class BatchReplay:
@@ -106,8 +114,7 @@ class BatchReplay:
         self.latest = valid.latest
         done, until = self._close(valid)
         if not len(valid.rows):
-            empty = {name: SCHEMAS[name].empty_table() for name in PIECE_TABLES[:-1]}
-            return Piece(**empty, rejects=valid.rejects, input_rows=rows.num_rows)
+            return Piece(None, valid.rejects, rows.num_rows, accepted=0)
         enc = encode(valid, self.queues, until)
         cursors = self._cursors_in(enc, valid)
         before = cursors.copy()
@@ -118,13 +125,7 @@ class BatchReplay:
         for key in [key for key in self.cursors if done[key[0]]]:
             del self.cursors[key]
         self.carry = table.take(pa.array(tables.still_queued(), pa.int64()))
-        return Piece(
-            messages=tables.messages(),
-            calls=tables.calls(),
-            depth=tables.depth(),
-            rejects=valid.rejects,
-            input_rows=rows.num_rows,
-        )
+        return Piece(tables, valid.rejects, rows.num_rows, accepted=len(valid.rows) - carried)
 
     def _close(self, valid: Validated) -> tuple[np.ndarray, np.ndarray]:
         """Which queues are complete with this piece, and when each queue's replay here ends

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from numba import njit
 
-from mqlearn.pipeline.arrays import string_buffers, take
+from mqlearn.pipeline.arrays import compiled, string_buffers, take
 
 HEX_DIGITS = 48  # 24 bytes
 NULL, MALFORMED, UNASKED = -1, -2, -3  # codes that are not numbers of asked-for identifiers
@@ -46,7 +45,7 @@ class IdColumn:
         return take(self.text, rows)
 
 
-@njit(cache=True)
+@compiled
 def _mix(a, b, c):  # pragma: no cover (jit)
     h = a * np.uint64(0x9E3779B97F4A7C15) ^ b * np.uint64(0xC2B2AE3D27D4EB4F)
     h ^= c * np.uint64(0x165667B19E3779F9)
@@ -54,7 +53,7 @@ def _mix(a, b, c):  # pragma: no cover (jit)
     return h * np.uint64(0xBF58476D1CE4E5B9)
 
 
-@njit(cache=True)
+@compiled
 def _word(data, start, nibble):  # pragma: no cover (jit)
     """16 hex digits as a 64-bit word, and 0 (all digits), 1 (some upper case) or 2 (not hex)."""
     word = np.uint64(0)
@@ -70,7 +69,7 @@ def _word(data, start, nibble):  # pragma: no cover (jit)
     return word, flag
 
 
-@njit(cache=True)
+@compiled
 def _parse(offsets, data, valid, nibble):  # pragma: no cover (jit)
     """Words per row; status per row: -1 null, -2 malformed, 0 lower case, 1 some upper case;
     and whether the identifier is all zeros."""
@@ -98,7 +97,7 @@ def _parse(offsets, data, valid, nibble):  # pragma: no cover (jit)
     return words, status, zero
 
 
-@njit(cache=True)
+@compiled
 def _number(words, status, query):  # pragma: no cover (jit)
     """Number the distinct identifiers of the query rows; look every other row up among them.
 

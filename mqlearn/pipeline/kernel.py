@@ -28,12 +28,12 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from mqlearn.engine import rule_formulas
 from mqlearn.engine.rule_formulas import NEVER as NEVER  # deadline of an unlimited Expiry
 from mqlearn.engine.store import LANES as LANES  # priorities 0..9
 from mqlearn.mqi import cmqc as C
+from mqlearn.pipeline.arrays import compiled
 from mqlearn.pipeline.schema import OPS
 
 # message states
@@ -52,7 +52,7 @@ NO_MSG = C.MQRC_NO_MSG_AVAILABLE
 # slots of the per-partition counters
 DEPTH, EXPIRED, DISCARDED = 0, 1, 2
 # the engine's rule EXP-20 (now >= deadline), compiled: every walk and pointer here stops by it
-_is_expired = njit(cache=True)(rule_formulas.is_expired)
+_is_expired = compiled(rule_formulas.is_expired)
 
 
 class Partitions(NamedTuple):
@@ -109,7 +109,7 @@ class Depths(NamedTuple):
     counters: np.ndarray  # DEPTH, EXPIRED, DISCARDED
 
 
-@njit(cache=True)
+@compiled
 def _count_expired(ptr, end, now, dl_order, msgs, counters):  # pragma: no cover
     """Move the expired-count pointer to ``now``; returns the new pointer."""
     while ptr < end:
@@ -122,7 +122,7 @@ def _count_expired(ptr, end, now, dl_order, msgs, counters):  # pragma: no cover
     return ptr
 
 
-@njit(cache=True)
+@compiled
 def _record_scan(n_scans, part, at, counters, scans):  # pragma: no cover
     """Note a scan that discarded something: its time and the depth it left."""
     scans[n_scans, 0] = part
@@ -132,7 +132,7 @@ def _record_scan(n_scans, part, at, counters, scans):  # pragma: no cover
     return n_scans + 1
 
 
-@njit(cache=True)
+@compiled
 def _leave(q, kind, row, now, msgs, depths):  # pragma: no cover
     """Message ``q`` leaves the queue: got, or discarded (``kind``) by ``row`` at ``now``."""
     msgs.state[q] = GONE
@@ -143,14 +143,14 @@ def _leave(q, kind, row, now, msgs, depths):  # pragma: no cover
     msgs.end_ms[q] = now
 
 
-@njit(cache=True)
+@compiled
 def _discard(q, kind, row, now, msgs, depths):  # pragma: no cover
     _leave(q, kind, row, now, msgs, depths)
     depths.counters[EXPIRED] -= 1
     depths.counters[DISCARDED] += 1
 
 
-@njit(cache=True)
+@compiled
 def _walk(start, base, now, row, kind, lane_start, head, msgs, depths):  # pragma: no cover
     """First live message at or after position ``start``, discarding the expired ones met."""
     state = msgs.state
@@ -175,7 +175,7 @@ def _walk(start, base, now, row, kind, lane_start, head, msgs, depths):  # pragm
     return -1
 
 
-@njit(cache=True)
+@compiled
 def _walk_index(
     index, heads, lo, hi, correl_filter, cursor, now, row, kind, correl, msgs, depths
 ):  # pragma: no cover
@@ -202,7 +202,7 @@ def _walk_index(
     return -1
 
 
-@njit(cache=True)
+@compiled
 def _scan_until(
     upto, part, every, scan_ptr, exp_ptr, end, n_scans, scans, dl_order, msgs, depths
 ):  # pragma: no cover
@@ -233,7 +233,7 @@ def _scan_until(
     return scan_ptr, exp_ptr, n_scans
 
 
-@njit(cache=True)
+@compiled
 def replay_rows(parts, rows, inputs, cursors):  # pragma: no cover
     """Replay every partition; see the module docstring for the inputs.
 

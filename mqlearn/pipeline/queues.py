@@ -7,6 +7,7 @@ queue and the attribute before anything runs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -40,8 +41,10 @@ class QueueTable:
         """(qmgr, queue) -> position in this table."""
         return {(m, q): i for i, (m, q) in enumerate(zip(self.qmgr, self.queue, strict=True))}
 
+    @cached_property
     def by_queue(self) -> dict[str, list[tuple[str, int]]]:
-        """queue name -> the (qmgr, position in this table) of each definition of that name."""
+        """queue name -> the (qmgr, position in this table) of each definition of that name
+        (made once: every piece of a trace looks its queue names up in it)."""
         found: dict[str, list[tuple[str, int]]] = {}
         for i, (m, q) in enumerate(zip(self.qmgr, self.queue, strict=True)):
             found.setdefault(q, []).append((m, i))

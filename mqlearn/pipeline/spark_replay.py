@@ -9,9 +9,11 @@ Two ways to give each task whole queues:
 - ``files``: when the trace is Parquet whose every (qmgr, queue) lies within one file (as the
   generator writes it), no file is bigger than MAX_FILE_ROWS and no seq value repeats, tasks
   read whole files with pyarrow, one file at a time; no row goes through Spark's JVM or a
-  shuffle. A first job reads qmgr, queue and seq once, listing the queues of each file and
-  spilling the seq values by hash bucket to the staging directory; a second looks for repeated
-  seq values (each task sorts one bucket of every file's spill).
+  shuffle. The tasks replay the files as they come and, from the same read, list each file's
+  queues and spill its seq values by hash bucket to the staging directory; the driver then
+  checks that no queue lies in two files and every queue is defined, and a second job looks
+  for repeated seq values (each task sorts one bucket of every file's spill). When a check
+  fails, what the tasks wrote is dropped: the trace is shuffled instead, or refused.
 - ``shuffle``: otherwise (CSV, queues spread over files, big files, repeated seq values),
   Spark reads the trace and hash-partitions it by (qmgr, queue); tasks receive their rows as
   Arrow batches (``mapInArrow``). Rows whose seq repeats are routed together by seq instead,
@@ -20,8 +22,9 @@ Two ways to give each task whole queues:
 
 Inputs are checked before the replay runs, each failure with its own message: a path that does
 not exist, missing or mistyped columns (named, before any Spark job), bad queue definitions (read
-on the driver with pyarrow: they are small), an
-empty trace, queues missing from the definitions. After the replay, input rows must equal
+on the driver with pyarrow: they are small), an empty trace; queues missing from the
+definitions too, except that the files strategy finds them while it replays (and then writes
+nothing). After the replay, input rows must equal
 accepted + rejected rows (``ReconcileError`` otherwise). Outputs are staged and moved into place
 only when everything succeeded (:func:`~mqlearn.pipeline.files.staged`).
 """
@@ -52,7 +55,7 @@ from mqlearn.pipeline.files import (
     staged,
 )
 from mqlearn.pipeline.files import read_outputs as read_outputs  # where tests and notebooks look
-from mqlearn.pipeline.order import repeated_values
+from mqlearn.pipeline.order import group_order, hash_buckets, repeated_values
 from mqlearn.pipeline.queues import QueueTable, queue_table
 from mqlearn.pipeline.replay import TABLES, ReconcileError
 from mqlearn.pipeline.schema import QUEUE_COLUMNS, TRACE_COLUMNS
@@ -153,40 +156,29 @@ def _replay_task(pieces: Iterable[pa.Table], queues: QueueTable, staging: str) -
 # ---------------------------------------------------------------------------------------------
 
 
-def _scan_files(spark: SparkSession, source: Source, spill: Path, buckets: int) -> pd.DataFrame:
-    """One job reading qmgr, queue and seq once: for every file, its (qmgr, queue) pairs and
-    their row counts. Its seq values go to ``spill/seq-NNNNN.int64`` grouped by remainder modulo
-    ``buckets`` (``.bounds``: where each remainder starts), for :func:`_seq_repeats`."""
-    files, filesystem, where = source.dataset.files, source.filesystem, str(spill)
+def _file_facts(index: int, table: pa.Table, spill: str, buckets: int) -> list[tuple[Any, ...]]:
+    """What the driver checks about one trace file, from the table a task replays: its (qmgr,
+    queue) pairs with their row counts, as (file, qmgr, queue, rows). Its seq values go to
+    ``spill/seq-NNNNN.int64`` grouped by :func:`~mqlearn.pipeline.order.hash_buckets` into
+    ``buckets`` (``.bounds``: where each bucket starts), for :func:`_seq_repeats`."""
+    grouped = table.group_by(["qmgr", "queue"]).aggregate([([], "count_all")])
+    found = [(index, e["qmgr"], e["queue"], e["count_all"]) for e in grouped.to_pylist()]
+    values = table["seq"].drop_null().cast(pa.int64()).to_numpy()
+    bucket = hash_buckets(values, buckets)
+    values[group_order(bucket, buckets)].tofile(f"{spill}/seq-{index:05d}.int64")
+    bounds = np.cumsum(np.bincount(bucket, minlength=buckets), dtype=np.int64)
+    np.append(0, bounds).tofile(f"{spill}/seq-{index:05d}.bounds")
+    return found
 
-    def scan(indexes: Iterable[int]) -> Iterator[tuple[int, Any, Any, int]]:
-        for index in indexes:
-            table = pq.read_table(
-                files[index],
-                columns=["qmgr", "queue", "seq"],
-                filesystem=filesystem,
-                read_dictionary=["qmgr", "queue"],  # grouped by their codes, not their text
-                use_threads=False,  # one thread per task: the cores run the other tasks
-            )
-            grouped = table.group_by(["qmgr", "queue"]).aggregate([([], "count_all")])
-            for entry in grouped.to_pylist():
-                yield index, entry["qmgr"], entry["queue"], entry["count_all"]
-            values = table["seq"].drop_null().to_numpy()
-            remainder = np.mod(values, buckets)
-            values[np.argsort(remainder, kind="stable")].tofile(f"{where}/seq-{index:05d}.int64")
-            bounds = np.cumsum(np.bincount(remainder, minlength=buckets), dtype=np.int64)
-            np.append(0, bounds).tofile(f"{where}/seq-{index:05d}.bounds")
 
-    spill.mkdir(parents=True, exist_ok=True)
-    slices = max(1, min(len(files), 4 * spark.sparkContext.defaultParallelism))
-    found = spark.sparkContext.parallelize(range(len(files)), slices).mapPartitions(scan).collect()
-    return pd.DataFrame(found, columns=["file", "qmgr", "queue", "rows"])
+def file_rows(source: Source) -> pd.Series:
+    """The rows of each file of a Parquet source (from the files' metadata), in file order."""
+    return pd.Series([fragment.count_rows() for fragment in source.dataset.get_fragments()])
 
 
 def _seq_repeats(spark: SparkSession, files: int, spill: Path, buckets: int) -> bool:
-    """One job: whether any seq value occurs twice. Task ``b`` reads the values whose remainder
-    modulo ``buckets`` is ``b`` from the spill files of :func:`_scan_files` (raw int64, a read
-    and a sort)."""
+    """One job: whether any seq value occurs twice. Task ``b`` reads the values of bucket ``b``
+    from the spill files of :func:`_file_facts` (raw int64, a read and a sort)."""
     where = str(spill)
 
     def check(bucket_ids: Iterable[int]) -> Iterator[bool]:
@@ -223,26 +215,40 @@ def _file_groups(rows_per_file: pd.Series, tasks: int) -> list[list[int]]:
 
 
 def _run_by_files(
-    spark: SparkSession, source: Source, groups: list[list[int]], task: Callable[..., Any]
-) -> list[dict[str, int]]:
-    files, filesystem = source.dataset.files, source.filesystem
+    spark: SparkSession,
+    source: Source,
+    groups: list[list[int]],
+    task: Callable[..., Any],
+    spill: Path,
+    buckets: int,
+) -> tuple[list[dict[str, int]], pd.DataFrame]:
+    """Replay the files, a group of them per task; the tasks' counts, and the (file, qmgr,
+    queue, rows) of every file (:func:`_file_facts`)."""
+    files, filesystem, where = source.dataset.files, source.filesystem, str(spill)
 
-    def run(group_ids: Iterable[int]) -> Iterator[dict[str, int]]:
-        for group in group_ids:
-            paths = [files[index] for index in groups[group]]
-            yield task(
-                pq.read_table(
-                    path,
-                    filesystem=filesystem,
-                    read_dictionary=list(NAME_COLUMNS),
-                    use_threads=False,
-                )
-                for path in paths
+    def tables(indexes: list[int], found: list[tuple[Any, ...]]) -> Iterator[pa.Table]:
+        for index in indexes:
+            table = pq.read_table(
+                files[index],
+                filesystem=filesystem,
+                read_dictionary=list(NAME_COLUMNS),
+                use_threads=False,  # one thread per task: the cores run the other tasks
             )
+            found.extend(_file_facts(index, table, where, buckets))
+            yield table
 
-    return (
+    def run(group_ids: Iterable[int]) -> Iterator[tuple[dict[str, int], list[tuple[Any, ...]]]]:
+        for group in group_ids:
+            found: list[tuple[Any, ...]] = []
+            yield task(tables(groups[group], found)), found
+
+    spill.mkdir(parents=True, exist_ok=True)
+    results = (
         spark.sparkContext.parallelize(range(len(groups)), len(groups)).mapPartitions(run).collect()
     )
+    facts = [row for _, found in results for row in found]
+    by_file = pd.DataFrame(facts, columns=["file", "qmgr", "queue", "rows"])
+    return [counts for counts, _ in results], by_file
 
 
 # ---------------------------------------------------------------------------------------------
@@ -318,8 +324,9 @@ def replay_spark(
 
     ``strategy`` "auto" reads whole files in the tasks when the trace allows it, else shuffles;
     "shuffle" always shuffles. ``partitions`` sets the number of tasks (default: from the rows).
-    Raises TraceError / SchemaError / ValueError for bad inputs before the replay runs, and
-    ReconcileError if input rows != accepted + rejected; ``out`` is only changed on success.
+    Raises TraceError / SchemaError / ValueError for bad inputs before the replay runs (queues
+    the definitions lack: after the files strategy's tasks found them), and ReconcileError if
+    input rows != accepted + rejected; ``out`` is only changed on success.
     """
     if strategy not in STRATEGIES:
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
@@ -336,36 +343,35 @@ def replay_spark(
         def task(pieces: Iterable[pa.Table]) -> dict[str, int]:
             return _replay_task(pieces, table, str(staging))
 
-        by_file = None
+        counts, strategy_used = None, "files"
+        buckets = 2 * spark.sparkContext.defaultParallelism  # tasks checking seq values
         if strategy == "auto" and not source.is_csv:
-            buckets = 2 * spark.sparkContext.defaultParallelism
-            by_file = _scan_files(spark, source, spill, buckets)
-            input_rows = int(by_file["rows"].sum())
-            named = by_file.dropna(subset=["qmgr", "queue"])
-            clustered = not named.duplicated(["qmgr", "queue"]).any()
-            clustered &= bool(by_file.groupby("file")["rows"].sum().max() <= MAX_FILE_ROWS)
-            used = list(zip(named["qmgr"], named["queue"], strict=True))
-        else:
+            per_file = file_rows(source)
+            input_rows = int(per_file.sum())
+            if not input_rows:
+                raise TraceError(f"trace {trace} has no rows")
+            if per_file.max() <= MAX_FILE_ROWS:
+                tasks = min(partitions or default_partitions(spark, input_rows), len(per_file))
+                groups = _file_groups(per_file, tasks)
+                counts, by_file = _run_by_files(spark, source, groups, task, spill, buckets)
+                named = by_file.dropna(subset=["qmgr", "queue"])
+                _missing(zip(named["qmgr"], named["queue"], strict=True), definitions, str(trace))
+                files = len(source.dataset.files)
+                if named.duplicated(["qmgr", "queue"]).any() or _seq_repeats(
+                    spark, files, spill, buckets
+                ):
+                    counts = None  # the shuffle partitions by queue and routes repeated seq values
+                    for name in TABLES:
+                        shutil.rmtree(staging / name, ignore_errors=True)
+                shutil.rmtree(spill)
+        if counts is None:
+            strategy_used = "shuffle"
             frame = _spark_frame(spark, source, TRACE_COLUMNS)
             input_rows = frame.count()
-        if not input_rows:
-            raise TraceError(f"trace {trace} has no rows")
-        if by_file is not None:
-            _missing(used, definitions, str(trace))
-            files = len(source.dataset.files)
-            if not clustered or _seq_repeats(spark, files, spill, buckets):
-                by_file = None  # the shuffle will partition by queue and route repeated seq values
-                frame = _spark_frame(spark, source, TRACE_COLUMNS)
-            shutil.rmtree(spill)
-        else:
+            if not input_rows:
+                raise TraceError(f"trace {trace} has no rows")
             pairs = frame.select("qmgr", "queue").dropna().distinct().collect()
             _missing(((row.qmgr, row.queue) for row in pairs), definitions, str(trace))
-
-        if by_file is not None:
-            rows_per_file = by_file.groupby("file")["rows"].sum()
-            tasks = min(partitions or default_partitions(spark, input_rows), len(rows_per_file))
-            counts = _run_by_files(spark, source, _file_groups(rows_per_file, tasks), task)
-        else:
             routed, keys = _routed(frame)
             tasks = partitions or default_partitions(spark, input_rows)
             counts = _run_by_shuffle(routed, keys, tasks, task)
@@ -384,5 +390,5 @@ def replay_spark(
         rejected=rejected,
         rows={name: totals[name] for name in TABLES},
         partitions=len(counts),
-        strategy="shuffle" if by_file is None else "files",
+        strategy=strategy_used,
     )

@@ -17,15 +17,18 @@ table comes piece by piece). It takes three steps:
 3. **Replay**: :class:`~mqlearn.pipeline.batches.BatchReplay` replays the pieces one after the
    other, carrying each queue's still-queued messages, cursors and counts over the cuts; a queue
    whose rows have all been read is closed there (the index counted them) and forgotten. Writer
-   threads (one per table) append each piece's tables to the Parquet outputs while the next
-   piece is replayed.
+   threads (one per table) build each piece's tables from its replayed arrays and append them to
+   the Parquet outputs while the next piece is replayed (the compiled code, numpy and pyarrow
+   release the GIL, so the two cores share the work).
 
-Peak memory is therefore about one piece and its output tables, plus the messages still queued
-at a cut; with regrouping, plus the largest queue's rows.
+Peak memory is therefore about two pieces (one replayed, the one before being built and written)
+and their output tables, plus the messages still queued at a cut; with regrouping, plus the
+largest queue's rows.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -35,7 +38,7 @@ import numpy as np
 import pyarrow as pa
 
 from mqlearn.pipeline.arrays import int_values
-from mqlearn.pipeline.batches import PIECE_TABLES, BatchReplay
+from mqlearn.pipeline.batches import PIECE_TABLES, BatchReplay, Piece
 from mqlearn.pipeline.files import (
     PartWriter,
     Source,
@@ -46,7 +49,12 @@ from mqlearn.pipeline.files import (
     read_definitions,
     staged,
 )
-from mqlearn.pipeline.order import group_order, increasing_within, repeated_values
+from mqlearn.pipeline.order import (
+    group_order,
+    hash_buckets,
+    increasing_within,
+    repeated_values,
+)
 from mqlearn.pipeline.progress import Progress, reporter
 from mqlearn.pipeline.queues import QueueTable, queue_table
 from mqlearn.pipeline.replay import TABLES, ReconcileError
@@ -88,13 +96,16 @@ class TraceIndex:
 class RepeatedSeq:
     """Finds the seq values that occur more than once in a trace read in batches: values are
     held up to REPEAT_LIMIT, then spread by hash over REPEAT_BUCKETS files in ``spill``, each
-    checked alone at the end (a repeated value always lands in one bucket)."""
+    checked alone at the end (a repeated value always lands in one bucket). Spilling runs in a
+    thread of its own while the pass reads on, and the buckets are checked on every core at once
+    (the sort releases the GIL)."""
 
     def __init__(self, spill: Path) -> None:
         self.spill = spill
         self.held: list[np.ndarray] = []
         self.count = 0
-        self.spilled = False
+        self.writer = ThreadPoolExecutor(1)
+        self.spilled: list[Future[None]] = []
 
     def add(self, values: np.ndarray) -> None:
         self.held.append(values)
@@ -103,26 +114,36 @@ class RepeatedSeq:
             self._spill()
 
     def _spill(self) -> None:
-        values = np.concatenate(self.held) if self.held else np.empty(0, dtype=np.int64)
-        bucket = values % REPEAT_BUCKETS
+        self.spilled.append(self.writer.submit(self._write, self.held))
+        self.held, self.count = [], 0
+
+    def _write(self, held: list[np.ndarray]) -> None:
+        values = np.concatenate(held) if held else np.empty(0, dtype=np.int64)
+        bucket = hash_buckets(values, REPEAT_BUCKETS)
         values = values[group_order(bucket, REPEAT_BUCKETS)]
         bounds = np.cumsum(np.bincount(bucket, minlength=REPEAT_BUCKETS))
         self.spill.mkdir(parents=True, exist_ok=True)
         for b, (lo, hi) in enumerate(zip(bounds - np.diff(bounds, prepend=0), bounds, strict=True)):
             with open(self.spill / f"seq-{b:02d}.int64", "ab") as file:
                 values[lo:hi].tofile(file)
-        self.held, self.count, self.spilled = [], 0, True
+
+    def _bucket(self, b: int) -> np.ndarray:
+        return repeated_values(np.fromfile(self.spill / f"seq-{b:02d}.int64", dtype=np.int64))
 
     def values(self) -> np.ndarray:
         """The repeated values, sorted."""
         if not self.spilled:
             return repeated_values(np.concatenate(self.held) if self.held else np.empty(0))
         self._spill()
-        found = [
-            repeated_values(np.fromfile(self.spill / f"seq-{b:02d}.int64", dtype=np.int64))
-            for b in range(REPEAT_BUCKETS)
-        ]
+        for done in self.spilled:
+            done.result()
+        with ThreadPoolExecutor(os.cpu_count()) as pool:
+            found = list(pool.map(self._bucket, range(REPEAT_BUCKETS)))
         return np.sort(np.concatenate(found))
+
+    def close(self) -> None:
+        """Stop the spilling thread (after :meth:`values`, or when the pass fails)."""
+        self.writer.shutdown()
 
 
 def index_trace(source: Source, queues: QueueTable, spill: Path, progress: Progress) -> TraceIndex:
@@ -133,17 +154,21 @@ def index_trace(source: Source, queues: QueueTable, spill: Path, progress: Progr
     rows = 0
     repeats = RepeatedSeq(spill)
     progress.start("index", None if source.is_csv else source.dataset.count_rows())
-    for batch in batches(source, ["qmgr", "queue", "seq"], INDEX_ROWS):
-        part = queue_positions(batch, queues)
-        seq, null = int_values(batch["seq"])
-        per_queue += np.bincount(part[part >= 0], minlength=len(queues))
-        ok = (part >= 0) & ~null
-        in_order = in_order and increasing_within(part[ok], seq[ok], last)
-        repeats.add(seq[~null])
-        rows += batch.num_rows
-        progress.update(rows)
+    try:
+        for batch in batches(source, ["qmgr", "queue", "seq"], INDEX_ROWS):
+            part = queue_positions(batch, queues)
+            seq, null = int_values(batch["seq"])
+            per_queue += np.bincount(part[part >= 0], minlength=len(queues))
+            ok = (part >= 0) & ~null
+            in_order = in_order and increasing_within(part[ok], seq[ok], last)
+            repeats.add(seq[~null])
+            rows += batch.num_rows
+            progress.update(rows)
+        repeated = repeats.values()
+    finally:
+        repeats.close()
     progress.finish()
-    return TraceIndex(rows, per_queue, in_order, repeats.values())
+    return TraceIndex(rows, per_queue, in_order, repeated)
 
 
 def _in_file_order(source: Source, batch_rows: int) -> Iterator[pa.Table]:
@@ -220,6 +245,11 @@ def _from_groups(paths: list[Path], queues: QueueTable, batch_rows: int) -> Iter
             yield table.slice(lo, batch_rows)
 
 
+def _build(writer: PartWriter, piece: Piece, name: str) -> None:
+    """Build one table of a piece and append it to its file (in a writer thread)."""
+    writer.write(name, piece.table(name))
+
+
 def replay_files(
     trace: str | Path,
     queues: str | Path,
@@ -266,7 +296,7 @@ def replay_files(
                 piece = replay.replay(rows)
                 for done in pending:  # the previous piece's tables, written meanwhile
                     done.result()
-                pending = [pool.submit(writer.write, *item) for item in piece.tables().items()]
+                pending = [pool.submit(_build, writer, piece, name) for name in PIECE_TABLES]
                 n_pieces += 1
                 for name in counts:
                     counts[name] += getattr(piece, name)

@@ -24,10 +24,17 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-from numba import njit
 
 from mqlearn.mqi import cmqc as C
-from mqlearn.pipeline.arrays import codes, dictionary, factorize, int_values, single, take
+from mqlearn.pipeline.arrays import (
+    codes,
+    compiled,
+    dictionary,
+    factorize,
+    int_values,
+    single,
+    take,
+)
 from mqlearn.pipeline.ids import MALFORMED, NULL, IdColumn, id_column
 from mqlearn.pipeline.kernel import OP_PUT
 from mqlearn.pipeline.order import group_order, increasing_within, repeated_values
@@ -153,7 +160,7 @@ def extract(table: pa.Table) -> Columns:
     return Columns(ints, texts, ids, op)
 
 
-@njit(cache=True)
+@compiled
 def _time_backwards(part, time, exempt, latest):  # pragma: no cover (jit)
     """Rows sorted by (partition, seq): the latest earlier time where a row goes back, else -1.
 
@@ -312,7 +319,7 @@ def partitions(qmgr: TextColumn, queue: TextColumn, table: QueueTable) -> np.nda
     for code, name in enumerate(qmgr_names):  # a dictionary may hold a name twice
         qmgr_codes.setdefault(name, []).append(code)
     grid = np.full((len(qmgr_names) + 1, len(queue_names) + 1), -1, dtype=np.int64)
-    defined = table.by_queue()
+    defined = table.by_queue
     for code, name in enumerate(queue_names):
         for owner, position in defined.get(name, ()):
             grid[qmgr_codes.get(owner, []), code] = position

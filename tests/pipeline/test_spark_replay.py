@@ -242,6 +242,28 @@ def inputs(tmp_path: Path) -> tuple[Path, Path, pd.DataFrame, pd.DataFrame]:
     return trace_path, queues_path, trace, queues
 
 
+def test_files_strategy_finds_a_seq_repeated_across_files_in_an_int32_column(
+    spark, tmp_path, inputs
+) -> None:
+    """Tooling, no behaviour rule: Q1 and Q2 each in a file of their own, whose seq column is
+    int32 (any integer width is allowed), and Q2's PUT carries the seq of Q1's GET: "auto" finds
+    the repeat across files, shuffles, and both rows are rejects as in replay_local."""
+    _, queues_path, trace, queues = inputs
+    trace.loc[trace["seq"] == 3, "seq"] = 4
+    directory = tmp_path / "trace"
+    directory.mkdir()
+    schema = arrow_schema(TRACE_COLUMNS)
+    schema = schema.set(schema.get_field_index("seq"), pa.field("seq", pa.int32()))
+    for k, queue in enumerate(QUEUES):
+        rows = trace[trace["queue"] == queue].astype({"seq": "int32"})
+        table = pa.Table.from_pandas(rows, schema=schema, preserve_index=False)
+        pq.write_table(table, directory / f"part-{k}.parquet")
+    result = replay_spark(spark, directory, queues_path, tmp_path / "out")
+    assert result.strategy == "shuffle"
+    assert result.rejected == 3  # the two rows with seq 4, and SEND
+    assert_same_tables(tmp_path / "out", trace, queues)
+
+
 def test_exp21_exp22_fixed_trace_outputs(spark, tmp_path, inputs) -> None:
     """EXP-21, EXP-22: the get discards the expired message ahead and returns the live one, the
     browse discards the expired one; the bad row is rejected with its reason; _SUCCESS is
@@ -336,7 +358,8 @@ def test_reconcile_failure_fails_loudly_and_keeps_previous_outputs(
 ) -> None:
     """Tooling, no behaviour rule: when input rows != accepted + rejected the job raises
     ReconcileError, the previous outputs stay as they were and the staging files are removed.
-    (The input count is made one too many: the file scan's for "auto", Spark's for "shuffle".)"""
+    (The input count is made one too many: the files' metadata's for "auto", Spark's for
+    "shuffle".)"""
     from mqlearn.pipeline import spark_replay
 
     trace_path, queues_path, _, _ = inputs
@@ -344,14 +367,14 @@ def test_reconcile_failure_fails_loudly_and_keeps_previous_outputs(
     replay_spark(spark, trace_path, queues_path, out, strategy=strategy)
     before = read_outputs(out)
     if strategy == "auto":
-        real_scan = spark_replay._scan_files
+        real_rows = spark_replay.file_rows
 
         def one_more(*args):
-            found = real_scan(*args)
-            found.loc[0, "rows"] += 1
+            found = real_rows(*args)
+            found.loc[0] += 1
             return found
 
-        monkeypatch.setattr(spark_replay, "_scan_files", one_more)
+        monkeypatch.setattr(spark_replay, "file_rows", one_more)
     else:
         frame_class = type(spark.range(1))  # the classic DataFrame the reader returns
         real_count = frame_class.count
