@@ -21,19 +21,13 @@ _HHMM: dict[int, str] = {}  # minute of the day -> "HHMM" (at most 1,440 entries
 _SSTH: dict[int, str] = {}  # hundredth of the minute -> "SSTH" (at most 6,000 entries)
 
 
-def _hhmm(minute: int) -> str:
-    text = _HHMM.get(minute)
+def _digits(cache: dict[int, str], value: int, base: int) -> str:
+    """``value`` as two two-digit numbers in ``base`` ("HHMM" of a minute of the day in base
+    60, "SSTH" of a hundredth of the minute in base 100), made once per value."""
+    text = cache.get(value)
     if text is None:
-        hours, minutes = divmod(minute, 60)
-        text = _HHMM[minute] = f"{hours:02d}{minutes:02d}"
-    return text
-
-
-def _ssth(cents: int) -> str:
-    text = _SSTH.get(cents)
-    if text is None:
-        seconds, hundredths = divmod(cents, 100)
-        text = _SSTH[cents] = f"{seconds:02d}{hundredths:02d}"
+        high, low = divmod(value, base)
+        text = cache[value] = f"{high:02d}{low:02d}"
     return text
 
 
@@ -166,7 +160,7 @@ class Simulation:
                 date = (self.start_date + timedelta(days=day)).strftime("%Y%m%d")
                 self._dates[day] = date
             minute, cents = divmod(rest, 6_000)
-            stamp = (date, _hhmm(minute) + _ssth(cents))
+            stamp = (date, _digits(_HHMM, minute, 60) + _digits(_SSTH, cents, 100))
             if len(self._stamps) >= 4096:
                 self._stamps.clear()
             self._stamps[hundredths] = stamp
