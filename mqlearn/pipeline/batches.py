@@ -23,12 +23,14 @@ the messages still queued at the cut.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 
 from mqlearn.pipeline import kernel as K
+from mqlearn.pipeline.arrays import int_values
 from mqlearn.pipeline.encode import Encoded, encode
 from mqlearn.pipeline.kernel import replay_rows
 from mqlearn.pipeline.queues import QueueTable
@@ -38,10 +40,36 @@ from mqlearn.pipeline.validate import (
     TRACE_SCHEMA,
     Validated,
     canonical,
+    queue_positions,
     validate,
 )
 
 PIECE_TABLES = ("messages", "calls", "depth", "rejects")
+
+
+def queue_pieces(table: pa.Table, queues: QueueTable, rows: int) -> Iterator[pa.Table]:
+    """``table`` in pieces of about ``rows`` rows for one :class:`BatchReplay` that knows every
+    queue's row count (``rows_per_queue``): as it is when it is small enough, else sorted by
+    (queue, seq) and cut, so that each queue's rows come in seq order across pieces. A cut
+    never falls between two rows of the same queue and seq (a repeated seq value): the next
+    piece would find its first row out of order."""
+    if table.num_rows <= rows:
+        yield table
+        return
+    seq, _ = int_values(table["seq"])
+    part = queue_positions(table, queues)
+    order = np.lexsort((seq, part))
+    seq, part = seq[order], part[order]
+    allowed = np.flatnonzero((seq[1:] != seq[:-1]) | (part[1:] != part[:-1])) + 1
+    nominal = np.arange(rows, table.num_rows, rows)
+    found = np.searchsorted(allowed, nominal)
+    cuts = np.unique(np.append(allowed, table.num_rows)[found])
+    table = table.take(pa.array(order))
+    lo = 0
+    for hi in [*cuts.tolist(), table.num_rows]:
+        if hi > lo:
+            yield table.slice(lo, hi - lo)
+            lo = hi
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,15 @@ nothing of the trace or of the outputs passes through the driver, and no pandas 
 Two ways to give each task whole queues:
 
 - ``files``: when the trace is Parquet whose every (qmgr, queue) lies within one file (as the
-  generator writes it), no file is bigger than MAX_FILE_ROWS and no seq value repeats, tasks
-  read whole files with pyarrow, one file at a time; no row goes through Spark's JVM or a
+  generator writes it) and no seq value repeats, tasks read whole files with pyarrow, one file
+  at a time, and replay a file bigger than ROWS_PER_TASK in pieces of about that many rows
+  (sorted by queue and seq, a queue spanning pieces); no row goes through Spark's JVM or a
   shuffle. The tasks replay the files as they come and, from the same read, list each file's
   queues and spill its seq values by hash bucket to the staging directory; the driver then
   checks that no queue lies in two files and every queue is defined, and a second job looks
   for repeated seq values (each task sorts one bucket of every file's spill). When a check
   fails, what the tasks wrote is dropped: the trace is shuffled instead, or refused.
-- ``shuffle``: otherwise (CSV, queues spread over files, big files, repeated seq values),
+- ``shuffle``: otherwise (CSV, queues spread over files, repeated seq values),
   Spark reads the trace and hash-partitions it by (qmgr, queue); tasks receive their rows as
   Arrow batches (``mapInArrow``). Rows whose seq repeats are routed together by seq instead,
   where validation rejects them exactly as ``replay_local`` does (a rejected row plays no part
@@ -44,7 +45,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mqlearn.pipeline.batches import BatchReplay
+from mqlearn.pipeline.batches import BatchReplay, queue_pieces
 from mqlearn.pipeline.files import (
     PartWriter,
     Source,
@@ -60,14 +61,13 @@ from mqlearn.pipeline.queues import QueueTable, queue_table
 from mqlearn.pipeline.replay import TABLES, ReconcileError
 from mqlearn.pipeline.schema import QUEUE_COLUMNS, TRACE_COLUMNS
 from mqlearn.pipeline.spark import arrow_schema, spark_ddl, spark_type_name
-from mqlearn.pipeline.validate import NAME_COLUMNS
+from mqlearn.pipeline.validate import NAME_COLUMNS, queue_positions
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
 STRATEGIES = ("auto", "shuffle")
-ROWS_PER_TASK = 500_000  # a task holds its rows and their outputs in memory
-MAX_FILE_ROWS = 4 * ROWS_PER_TASK  # bigger files are split by the shuffle instead
+ROWS_PER_TASK = 500_000  # a task replays at most this many rows at a time (files: a piece)
 MISSING_SHOWN = 10  # queues named when the definitions lack some
 COUNTS = {
     "partition": "int64",
@@ -129,14 +129,21 @@ def _missing(used: Iterable[tuple[str, str]], queues: pd.DataFrame, path: str) -
 # ---------------------------------------------------------------------------------------------
 
 
-def _replay_task(pieces: Iterable[pa.Table], queues: QueueTable, staging: str) -> dict[str, int]:
-    """Replay one task's pieces (each holding whole queues) and write its parts; its counts."""
+def _replay_task(
+    pieces: Iterable[pa.Table],
+    queues: QueueTable,
+    staging: str,
+    rows_per_queue: np.ndarray | None = None,
+) -> dict[str, int]:
+    """Replay one task's pieces and write its parts; its counts. Each piece holds whole queues,
+    unless ``rows_per_queue`` (filled in before a queue's first piece comes) says how many rows
+    each queue has in all: then a queue may span pieces, in seq order."""
     from pyspark import TaskContext
 
     context = TaskContext.get()
     part = context.partitionId() if context is not None else 0
     counts = dict.fromkeys(COUNTS, 0) | {"partition": part}
-    replay = BatchReplay(queues)
+    replay = BatchReplay(queues, rows_per_queue=rows_per_queue)
     with PartWriter(staging, part) as writer:
         for table in pieces:
             counts["input_rows"] += table.num_rows
@@ -221,12 +228,17 @@ def _run_by_files(
     task: Callable[..., Any],
     spill: Path,
     buckets: int,
+    queues: QueueTable,
 ) -> tuple[list[dict[str, int]], pd.DataFrame]:
-    """Replay the files, a group of them per task; the tasks' counts, and the (file, qmgr,
-    queue, rows) of every file (:func:`_file_facts`)."""
+    """Replay the files, a group of them per task, a file bigger than ROWS_PER_TASK in pieces
+    of about that many rows (:func:`~mqlearn.pipeline.batches.queue_pieces`); the tasks'
+    counts, and the (file, qmgr, queue, rows) of every file (:func:`_file_facts`)."""
     files, filesystem, where = source.dataset.files, source.filesystem, str(spill)
+    piece_rows = ROWS_PER_TASK  # read here, on the driver, so that the tasks see its value
 
-    def tables(indexes: list[int], found: list[tuple[Any, ...]]) -> Iterator[pa.Table]:
+    def tables(
+        indexes: list[int], found: list[tuple[Any, ...]], per_queue: np.ndarray
+    ) -> Iterator[pa.Table]:
         for index in indexes:
             table = pq.read_table(
                 files[index],
@@ -235,12 +247,15 @@ def _run_by_files(
                 use_threads=False,  # one thread per task: the cores run the other tasks
             )
             found.extend(_file_facts(index, table, where, buckets))
-            yield table
+            part = queue_positions(table, queues)
+            per_queue += np.bincount(part[part >= 0], minlength=len(queues))
+            yield from queue_pieces(table, queues, piece_rows)
 
     def run(group_ids: Iterable[int]) -> Iterator[tuple[dict[str, int], list[tuple[Any, ...]]]]:
         for group in group_ids:
             found: list[tuple[Any, ...]] = []
-            yield task(tables(groups[group], found)), found
+            per_queue = np.zeros(len(queues), dtype=np.int64)
+            yield task(tables(groups[group], found, per_queue), per_queue), found
 
     spill.mkdir(parents=True, exist_ok=True)
     results = (
@@ -340,8 +355,10 @@ def replay_spark(
     with staged(out_dir) as staging:
         spill = staging / "_spill"
 
-        def task(pieces: Iterable[pa.Table]) -> dict[str, int]:
-            return _replay_task(pieces, table, str(staging))
+        def task(
+            pieces: Iterable[pa.Table], rows_per_queue: np.ndarray | None = None
+        ) -> dict[str, int]:
+            return _replay_task(pieces, table, str(staging), rows_per_queue)
 
         counts, strategy_used = None, "files"
         buckets = 2 * spark.sparkContext.defaultParallelism  # tasks checking seq values
@@ -350,20 +367,19 @@ def replay_spark(
             input_rows = int(per_file.sum())
             if not input_rows:
                 raise TraceError(f"trace {trace} has no rows")
-            if per_file.max() <= MAX_FILE_ROWS:
-                tasks = min(partitions or default_partitions(spark, input_rows), len(per_file))
-                groups = _file_groups(per_file, tasks)
-                counts, by_file = _run_by_files(spark, source, groups, task, spill, buckets)
-                named = by_file.dropna(subset=["qmgr", "queue"])
-                _missing(zip(named["qmgr"], named["queue"], strict=True), definitions, str(trace))
-                files = len(source.dataset.files)
-                if named.duplicated(["qmgr", "queue"]).any() or _seq_repeats(
-                    spark, files, spill, buckets
-                ):
-                    counts = None  # the shuffle partitions by queue and routes repeated seq values
-                    for name in TABLES:
-                        shutil.rmtree(staging / name, ignore_errors=True)
-                shutil.rmtree(spill)
+            tasks = min(partitions or default_partitions(spark, input_rows), len(per_file))
+            groups = _file_groups(per_file, tasks)
+            counts, by_file = _run_by_files(spark, source, groups, task, spill, buckets, table)
+            named = by_file.dropna(subset=["qmgr", "queue"])
+            _missing(zip(named["qmgr"], named["queue"], strict=True), definitions, str(trace))
+            files = len(source.dataset.files)
+            if named.duplicated(["qmgr", "queue"]).any() or _seq_repeats(
+                spark, files, spill, buckets
+            ):
+                counts = None  # the shuffle partitions by queue and routes repeated seq values
+                for name in TABLES:
+                    shutil.rmtree(staging / name, ignore_errors=True)
+            shutil.rmtree(spill)
         if counts is None:
             strategy_used = "shuffle"
             frame = _spark_frame(spark, source, TRACE_COLUMNS)

@@ -38,7 +38,7 @@ import numpy as np
 import pyarrow as pa
 
 from mqlearn.pipeline.arrays import int_values
-from mqlearn.pipeline.batches import PIECE_TABLES, BatchReplay, Piece
+from mqlearn.pipeline.batches import PIECE_TABLES, BatchReplay, Piece, queue_pieces
 from mqlearn.pipeline.files import (
     PartWriter,
     Source,
@@ -231,18 +231,12 @@ def regroup(
 
 def _from_groups(paths: list[Path], queues: QueueTable, batch_rows: int) -> Iterator[pa.Table]:
     """The spill files as pieces, each deleted once read; a file bigger than ``batch_rows``
-    (one big queue) is sorted by (queue, seq) and cut."""
+    (one big queue) is cut (:func:`~mqlearn.pipeline.batches.queue_pieces`)."""
     for path in paths:
         with pa.ipc.open_stream(path) as reader:
             table = reader.read_all()
         path.unlink()
-        if table.num_rows <= batch_rows:
-            yield table
-            continue
-        seq, _ = int_values(table["seq"])
-        table = table.take(pa.array(np.lexsort((seq, queue_positions(table, queues)))))
-        for lo in range(0, table.num_rows, batch_rows):
-            yield table.slice(lo, batch_rows)
+        yield from queue_pieces(table, queues, batch_rows)
 
 
 def _build(writer: PartWriter, piece: Piece, name: str) -> None:

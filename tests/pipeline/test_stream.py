@@ -13,6 +13,7 @@ staging of outputs are the pipeline's own contracts.
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -32,7 +33,7 @@ from mqlearn.pipeline import (
     replay_local,
 )
 from mqlearn.pipeline.arrays import int_values
-from mqlearn.pipeline.batches import BatchReplay
+from mqlearn.pipeline.batches import BatchReplay, queue_pieces
 from mqlearn.pipeline.files import TraceError, read_outputs
 from mqlearn.pipeline.generate import TraceSpec, generate_local
 from mqlearn.pipeline.progress import Progress
@@ -157,6 +158,46 @@ def test_exp21_28_pieces_replay_like_one_piece(inputs, size) -> None:
     got = replay_in_pieces(trace, queues, size)
     for name, table in expected.items():
         pd.testing.assert_frame_equal(canonical(got[name]), canonical(table), obj=name)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(inputs=HARSH, size=st.integers(1, 8))
+def test_exp21_28_queue_pieces_replay_like_one_piece(inputs, size) -> None:
+    """EXP-03, EXP-06, EXP-21..28, RPT-01, MD-02: a table cut by ``queue_pieces`` (as a Spark
+    task cuts a big file and the streaming replay a big queue) replays to replay_local's tables;
+    no cut falls between two rows of one queue and seq, and without such repeats every piece
+    has at most ``size`` rows."""
+    trace, queues = inputs
+    table = trace_table(trace)
+    definitions = queue_table(queues)
+    position = queue_positions(table, definitions)
+    total = np.bincount(position[position >= 0], minlength=len(definitions))
+    repeated = repeated_seq(IntColumn(*int_values(table["seq"])))
+    replay = BatchReplay(definitions, repeated=repeated, rows_per_queue=total)
+    pieces = list(queue_pieces(table, definitions, size))
+    assert sum(piece.num_rows for piece in pieces) == table.num_rows
+    keys = [
+        list(zip(queue_positions(p, definitions), int_values(p["seq"])[0], strict=True))
+        for p in pieces
+    ]
+    for before, after in pairwise(keys):
+        assert before[-1] != after[0]
+    if not trace.duplicated(["qmgr", "queue", "seq"]).any() and table.num_rows > size:
+        assert max(piece.num_rows for piece in pieces) <= size
+    outputs: dict[str, list[pa.Table]] = {}
+    for piece in pieces:
+        for name, output in replay.replay(piece).tables().items():
+            outputs.setdefault(name, []).append(output)
+    got = {name: pa.concat_tables(parts) for name, parts in outputs.items()}
+    got["summary"] = replay.summary()
+    expected = replay_local(trace, queues).tables()
+    for name, frame in expected.items():
+        mine = arrow_to_pandas(got[name], OUTPUT_COLUMNS[name])
+        pd.testing.assert_frame_equal(canonical(mine), canonical(frame), obj=name)
 
 
 def test_a_piece_before_an_earlier_one_is_an_error() -> None:
