@@ -233,7 +233,7 @@ def encode(valid: Validated, table: QueueTable, until: np.ndarray) -> Encoded:
     lane_start = np.concatenate(([0], np.cumsum(lane_counts))).astype(np.int64, copy=False)
     msg_lo = lane_start[:: K.LANES]
     msg_deadline = deadline[msg_row]
-    dl_order = deadline_order(msg_lo, put_pos[accepted], msg_deadline)
+    dl_order = deadline_order(msg_lo, put_pos[accepted], msg_deadline, R.NEVER)
 
     # MsgId / CorrelId indexes and the range each matching get walks
     match = ints["match_options"]

@@ -144,17 +144,23 @@ def staged(out_dir: Path) -> Iterator[Path]:
     (out_dir / SUCCESS).touch()
 
 
+# int32 output columns whose values spread widely (tenths of a second, byte counts)
+SPREAD_INT32 = ("expiry", "got_expiry", "data_length")
+
+
 def _parquet_options(name: str) -> dict[str, Any]:
     """How to encode an output table's columns, chosen for the CPU they cost (measured in
     docs/pipeline.md): wide integers (times, seq values, depths: they hardly repeat, but follow
-    each other closely) delta-encoded and left uncompressed, which is both cheaper and smaller
-    than snappy on plain values; names and small numbers as dictionary pages, snappy; min/max
+    each other closely) and the int32 columns of many values (:data:`SPREAD_INT32`)
+    delta-encoded and left uncompressed, which is both cheaper and smaller than snappy on plain
+    values (or than dictionary pages that overflow); names and small numbers as dictionary
+    pages, snappy; min/max
     statistics for numbers only (on text they cost a sixth of the writing: for the
     dictionary-encoded names Arrow works them out from the text of every batch, and identifiers
     are random hex, no use to a reader's filter)."""
     columns = OUTPUT_COLUMNS[name]
     ids = [c for c in columns if c.endswith("_id")]
-    wide = [c for c, dtype in columns.items() if dtype in ("int64", "Int64")]
+    wide = [c for c, dtype in columns.items() if dtype in ("int64", "Int64") or c in SPREAD_INT32]
     return {
         "use_dictionary": [c for c in columns if c not in wide and c not in ids],
         "column_encoding": dict.fromkeys(wide, "DELTA_BINARY_PACKED"),

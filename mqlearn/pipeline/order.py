@@ -56,25 +56,87 @@ def hash_buckets(values: np.ndarray, buckets: int) -> np.ndarray:
     return ((spread >> np.uint64(32)) % np.uint64(buckets)).astype(np.int64)
 
 
-def repeated_values(values: np.ndarray) -> np.ndarray:
-    """The values that occur more than once, sorted (a stable sort: it merges the runs a trace
-    has, each queue's seq values increasing, in a fraction of a general sort's time)."""
-    ordered = np.sort(values, kind="stable")
-    return np.unique(ordered[1:][ordered[1:] == ordered[:-1]])
+_PROBE = np.uint64(0xBF58476D1CE4E5B9)  # another odd multiplier: slots independent of buckets
 
 
 @compiled
-def deadline_order(bounds, arrival, deadline):  # pragma: no cover (jit)
+def _met_again(values):  # pragma: no cover (jit)
+    """Every occurrence of a value after its first, in array order (an open-addressing hash
+    set of at least 1.5 slots per value, indexed by the top bits of a multiplicative hash)."""
+    bits = 4
+    while (1 << bits) * 2 < 3 * len(values):
+        bits += 1
+    mask = (1 << bits) - 1
+    shift = np.uint64(64 - bits)
+    table = np.empty(1 << bits, dtype=np.int64)
+    used = np.zeros(1 << bits, dtype=np.bool_)
+    again = np.empty(len(values), dtype=np.int64)
+    n = 0
+    for value in values:
+        slot = np.int64((np.uint64(value) * _PROBE) >> shift)
+        while used[slot] and table[slot] != value:
+            slot = (slot + 1) & mask
+        if used[slot]:
+            again[n] = value
+            n += 1
+        else:
+            used[slot] = True
+            table[slot] = value
+    return again[:n]
+
+
+def repeated_values(values: np.ndarray) -> np.ndarray:
+    """The values that occur more than once, sorted (hashed: a fifth of the time a stable sort
+    of a trace's seq values takes, measured in docs/pipeline.md)."""
+    return np.unique(_met_again(values.astype(np.int64, copy=False)))
+
+
+@compiled
+def _sort_nearly_sorted(items, keys):  # pragma: no cover (jit)
+    """Sort the positions ``items`` in place by ``keys[item]``, ties keeping their order: an
+    insertion sort, one step an item when the keys come nearly in order (deadlines of messages
+    put one after another with similar Expiry values do); past 8 moves an item in all, a merge
+    sort of what is left."""
+    budget = 8 * len(items)
+    for i in range(1, len(items)):
+        item = items[i]
+        key = keys[item]
+        j = i
+        while j > 0 and keys[items[j - 1]] > key:
+            items[j] = items[j - 1]
+            j -= 1
+        items[j] = item
+        budget -= i - j
+        if budget < 0:  # the first i + 1 are in order, ties as they came: merge sort stays stable
+            items[:] = items[np.argsort(keys[items], kind="mergesort")]
+            return
+
+
+@compiled
+def deadline_order(bounds, arrival, deadline, never):  # pragma: no cover (jit)
     """Message positions by deadline within each partition, ties in arrival order.
 
     ``arrival`` lists each partition's message positions in arrival order; partition p's are
-    ``arrival[bounds[p]:bounds[p+1]]``.
+    ``arrival[bounds[p]:bounds[p+1]]``. Messages whose deadline is ``never`` (unlimited) are
+    put last in arrival order and only the others sorted (unless a deadline is beyond
+    ``never``: then all are).
     """
     out = np.empty(len(arrival), dtype=np.int64)
     for p in range(len(bounds) - 1):
         lo, hi = bounds[p], bounds[p + 1]
-        segment = arrival[lo:hi]
-        out[lo:hi] = segment[np.argsort(deadline[segment], kind="mergesort")]
+        limited = lo
+        beyond = False
+        for i in range(lo, hi):
+            if deadline[arrival[i]] != never:
+                out[limited] = arrival[i]
+                beyond |= deadline[arrival[i]] > never
+                limited += 1
+        unlimited = limited
+        for i in range(lo, hi):
+            if deadline[arrival[i]] == never:
+                out[unlimited] = arrival[i]
+                unlimited += 1
+        _sort_nearly_sorted(out[lo : hi if beyond else limited], deadline)
     return out
 
 
