@@ -21,13 +21,24 @@ from mqlearn.pipeline.arrays import compiled, string_buffers, take
 HEX_DIGITS = 48  # 24 bytes
 NULL, MALFORMED, UNASKED = -1, -2, -3  # codes that are not numbers of asked-for identifiers
 
-_NIBBLE = np.full(256, 255, dtype=np.uint8)
-for _digit, _char in enumerate("0123456789abcdef"):
-    _NIBBLE[ord(_char)] = _digit
-    _NIBBLE[ord(_char.upper())] = _digit
-_UPPER = 16  # _NIBBLE marks upper-case digits by adding this (see _word)
-for _char in "ABCDEF":
-    _NIBBLE[ord(_char)] += _UPPER
+_UPPER, _NOT_HEX = 0x100, 0x200  # flags of a pair of characters, above its byte value
+
+
+def _pairs() -> np.ndarray:
+    """Per two characters (first * 256 + second): the byte they stand for as hex digits, plus
+    _UPPER if either is an upper-case digit, or _NOT_HEX if either is not a digit."""
+    value = np.full(256, -1, dtype=np.int32)
+    upper = np.zeros(256, dtype=np.int32)
+    for digit, char in enumerate("0123456789abcdef"):
+        value[ord(char)] = value[ord(char.upper())] = digit
+        upper[ord(char.upper())] = _UPPER if char.isalpha() else 0
+    first, second = np.meshgrid(np.arange(256), np.arange(256), indexing="ij")
+    pair = value[first] * 16 + value[second] | upper[first] | upper[second]
+    bad = (value[first] < 0) | (value[second] < 0)
+    return np.where(bad, _NOT_HEX, pair).astype(np.uint16).ravel()
+
+
+_PAIR = _pairs()
 
 
 @dataclass(frozen=True)
@@ -54,23 +65,19 @@ def _mix(a, b, c):  # pragma: no cover (jit)
 
 
 @compiled
-def _word(data, start, nibble):  # pragma: no cover (jit)
-    """16 hex digits as a 64-bit word, and 0 (all digits), 1 (some upper case) or 2 (not hex)."""
+def _word(data, start, pair):  # pragma: no cover (jit)
+    """16 hex digits as a 64-bit word, and their flags (_UPPER, _NOT_HEX) or-ed together."""
     word = np.uint64(0)
-    flag = 0
-    for j in range(16):
-        v = nibble[data[start + j]]
-        if v == 255:
-            return word, 2
-        if v >= _UPPER:
-            v -= _UPPER
-            flag = 1
-        word = (word << np.uint64(4)) | np.uint64(v)
-    return word, flag
+    flags = 0
+    for j in range(start, start + 16, 2):
+        v = pair[np.int64(data[j]) << 8 | np.int64(data[j + 1])]
+        flags |= v
+        word = (word << np.uint64(8)) | np.uint64(v & 0xFF)
+    return word, flags & (_UPPER | _NOT_HEX)
 
 
 @compiled
-def _parse(offsets, data, valid, nibble):  # pragma: no cover (jit)
+def _parse(offsets, data, valid, pair):  # pragma: no cover (jit)
     """Words per row; status per row: -1 null, -2 malformed, 0 lower case, 1 some upper case;
     and whether the identifier is all zeros."""
     n = len(valid)
@@ -84,16 +91,15 @@ def _parse(offsets, data, valid, nibble):  # pragma: no cover (jit)
         if offsets[i + 1] - start != HEX_DIGITS:
             status[i] = MALFORMED
             continue
-        flag = 0
+        flags = 0
         for k in range(3):
-            word, f = _word(data, start + 16 * k, nibble)
-            if f == 2:
-                flag = MALFORMED
-                break
-            words[i, k] = word
-            flag |= f
-        status[i] = flag
-        zero[i] = flag >= 0 and words[i, 0] == 0 and words[i, 1] == 0 and words[i, 2] == 0
+            words[i, k], f = _word(data, start + 16 * k, pair)
+            flags |= f
+        if flags & _NOT_HEX:
+            status[i] = MALFORMED
+            continue
+        status[i] = 1 if flags & _UPPER else 0
+        zero[i] = words[i, 0] == 0 and words[i, 1] == 0 and words[i, 2] == 0
     return words, status, zero
 
 
@@ -147,7 +153,7 @@ def id_column(array: pa.Array, query: np.ndarray) -> IdColumn:
     if array.null_count == len(array):  # nothing to check or number (e.g. no CorrelIds at all)
         none = np.full(len(array), NULL, dtype=np.int64)
         return IdColumn(none, np.zeros(len(array), dtype=bool), array, 0)
-    words, status, zero = _parse(*string_buffers(array), _NIBBLE)
+    words, status, zero = _parse(*string_buffers(array), _PAIR)
     codes, asked = _number(words, status, query)
     if np.any(status == 1):  # some upper-case digits: show every identifier as .hex() does
         array = pc.utf8_lower(array)

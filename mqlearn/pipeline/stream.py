@@ -62,7 +62,7 @@ from mqlearn.pipeline.schema import QUEUE_COLUMNS, TRACE_COLUMNS
 from mqlearn.pipeline.validate import NAME_COLUMNS, SEQ_BEFORE_ALL, queue_positions
 
 BATCH_ROWS = 250_000  # rows per piece: about 1 GiB at most in all (docs/pipeline.md)
-READ_ROWS = 131_072  # rows per record batch read from the files
+READ_ROWS = 131_072  # rows per record batch read from the files when regrouping
 INDEX_ROWS = 1_048_576  # the same for the index pass, which reads three narrow columns
 REPEAT_LIMIT = 8_000_000  # seq values held in memory before they go to spill files
 REPEAT_BUCKETS = 64
@@ -172,17 +172,17 @@ def index_trace(source: Source, queues: QueueTable, spill: Path, progress: Progr
 
 
 def _in_file_order(source: Source, batch_rows: int) -> Iterator[pa.Table]:
-    """Pieces of ``batch_rows`` rows (the last one fewer), in file order."""
+    """Pieces of at most ``batch_rows`` rows, in file order: the record batches as read (a
+    file's rows come in batches of ``batch_rows``, its last one fewer), each a piece of one chunk
+    that needs no copy, except that short batches in a row share a piece while it has room."""
     held: list[pa.RecordBatch] = []
     count = 0
-    for batch in batches(source, list(TRACE_COLUMNS), min(batch_rows, READ_ROWS)):
+    for batch in batches(source, list(TRACE_COLUMNS), batch_rows):
+        if count + batch.num_rows > batch_rows:
+            yield pa.Table.from_batches(held)
+            held, count = [], 0
         held.append(batch)
         count += batch.num_rows
-        while count >= batch_rows:
-            table = pa.Table.from_batches(held)
-            yield table.slice(0, batch_rows)
-            rest = table.slice(batch_rows)
-            held, count = rest.to_batches(), rest.num_rows
     if count:
         yield pa.Table.from_batches(held)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from itertools import pairwise
 
 import numpy as np
 from hypothesis import given, settings
@@ -62,9 +63,9 @@ def test_exp28_deadline_order_is_a_stable_sort_per_partition(case) -> None:
     """EXP-28 (the order a background scan meets deadlines in): each partition's messages sorted
     by deadline, equal deadlines in arrival order, as a stable sort of each slice gives."""
     bounds, arrival, deadline = case
+    slices = [arrival[lo:hi] for lo, hi in pairwise(bounds)]
     expected = np.concatenate(
-        [arrival[lo:hi][np.argsort(deadline[arrival[lo:hi]], kind="stable")]
-         for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]  # fmt: skip
+        [part[np.argsort(deadline[part], kind="stable")] for part in slices]
         + [np.empty(0, dtype=np.int64)]
     )
     assert deadline_order(bounds, arrival, deadline, NEVER).tolist() == expected.tolist()

@@ -236,16 +236,23 @@ def generated(tmp_path_factory) -> tuple[Path, Path, pd.DataFrame, pd.DataFrame]
     return trace_path, queues_path, trace, queues
 
 
-@pytest.mark.parametrize("shuffled", [False, True])
+@pytest.mark.parametrize("layout", ["one file", "shuffled", "small files"])
 def test_pieces_stay_within_batch_rows_and_progress_is_reported(
-    generated, tmp_path, monkeypatch, shuffled
+    generated, tmp_path, monkeypatch, layout
 ) -> None:
     """Tooling: no piece holds more than batch_rows rows of the trace (the memory bound), also
-    when a queue bigger than a piece is regrouped and cut; the passes report their rows."""
+    when a queue bigger than a piece is regrouped and cut, and when the short last batches of
+    small files share pieces; the passes report their rows."""
     trace_path, queues_path, trace, _ = generated
+    shuffled = layout == "shuffled"
     if shuffled:
         trace_path = write_parquet(trace.sample(frac=1, random_state=0), TRACE_COLUMNS,
                                    tmp_path / "shuffled.parquet")  # fmt: skip
+    if layout == "small files":  # 5000 rows in 33 files: two files a piece
+        trace_path = tmp_path / "small"
+        trace_path.mkdir()
+        for k, rows in enumerate(np.array_split(np.arange(len(trace)), 33)):
+            write_parquet(trace.iloc[rows], TRACE_COLUMNS, trace_path / f"part-{k:02d}.parquet")
     sizes = []
     real_replay = BatchReplay.replay
 
@@ -258,6 +265,8 @@ def test_pieces_stay_within_batch_rows_and_progress_is_reported(
     result = replay_files(trace_path, queues_path, tmp_path / "out", batch_rows=400,
                           progress=recorder)  # fmt: skip
     assert max(sizes) <= 400 and sum(sizes) == len(trace) == result.input_rows
+    if layout == "small files":  # two files of 151 or 152 rows a piece
+        assert min(sizes[:-1]) >= 300 and len(sizes) == 17
     assert result.pieces == len(sizes) and result.regrouped == shuffled
     tasks = [value[0] for kind, value in recorder.events if kind == "start"]
     assert tasks == (["index", "regroup", "replay"] if shuffled else ["index", "replay"])
