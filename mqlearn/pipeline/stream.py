@@ -11,9 +11,10 @@ table comes piece by piece). It takes three steps:
    held up to REPEAT_LIMIT, then hash-partitioned into spill files checked one at a time.
 2. **Pieces**: the trace is cut into pieces of about ``batch_rows`` rows. When every queue's
    rows come in seq order (as traces are recorded and as the generator writes them), the pieces
-   are the record batches in file order, as they are read (no copy). Otherwise a regrouping pass first writes the rows
-   to spill files (Arrow IPC) holding whole queues, about ``batch_rows`` rows each, and those
-   are the pieces; a queue bigger than a piece is read whole, sorted by seq and cut.
+   are the record batches in file order, as they are read (no copy). Otherwise a regrouping
+   pass first writes the rows to spill files (Arrow IPC) holding whole queues, about
+   ``batch_rows`` rows each, and those are the pieces; a queue bigger than a piece is read
+   whole, sorted by seq and cut.
 3. **Replay**: :class:`~mqlearn.pipeline.batches.BatchReplay` replays the pieces one after the
    other, carrying each queue's still-queued messages, cursors and counts over the cuts; a queue
    whose rows have all been read is closed there (the index counted them) and forgotten. Writer
