@@ -56,7 +56,7 @@ from mqlearn.pipeline.files import (
     staged,
 )
 from mqlearn.pipeline.files import read_outputs as read_outputs  # where tests and notebooks look
-from mqlearn.pipeline.order import group_order, hash_buckets, repeated_values
+from mqlearn.pipeline.order import by_bucket, repeated_values
 from mqlearn.pipeline.queues import QueueTable, queue_table
 from mqlearn.pipeline.replay import TABLES, ReconcileError
 from mqlearn.pipeline.schema import QUEUE_COLUMNS, TRACE_COLUMNS
@@ -166,15 +166,14 @@ def _replay_task(
 def _file_facts(index: int, table: pa.Table, spill: str, buckets: int) -> list[tuple[Any, ...]]:
     """What the driver checks about one trace file, from the table a task replays: its (qmgr,
     queue) pairs with their row counts, as (file, qmgr, queue, rows). Its seq values go to
-    ``spill/seq-NNNNN.int64`` grouped by :func:`~mqlearn.pipeline.order.hash_buckets` into
+    ``spill/seq-NNNNN.int64`` grouped by :func:`~mqlearn.pipeline.order.by_bucket` into
     ``buckets`` (``.bounds``: where each bucket starts), for :func:`_seq_repeats`."""
     grouped = table.group_by(["qmgr", "queue"]).aggregate([([], "count_all")])
     found = [(index, e["qmgr"], e["queue"], e["count_all"]) for e in grouped.to_pylist()]
     values = table["seq"].drop_null().cast(pa.int64()).to_numpy()
-    bucket = hash_buckets(values, buckets)
-    values[group_order(bucket, buckets)].tofile(f"{spill}/seq-{index:05d}.int64")
-    bounds = np.cumsum(np.bincount(bucket, minlength=buckets), dtype=np.int64)
-    np.append(0, bounds).tofile(f"{spill}/seq-{index:05d}.bounds")
+    grouped, starts = by_bucket(values, buckets)
+    grouped.tofile(f"{spill}/seq-{index:05d}.int64")
+    starts.tofile(f"{spill}/seq-{index:05d}.bounds")
     return found
 
 

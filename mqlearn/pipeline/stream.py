@@ -50,12 +50,7 @@ from mqlearn.pipeline.files import (
     read_definitions,
     staged,
 )
-from mqlearn.pipeline.order import (
-    group_order,
-    hash_buckets,
-    increasing_within,
-    repeated_values,
-)
+from mqlearn.pipeline.order import by_bucket, group_order, increasing_within, repeated_values
 from mqlearn.pipeline.progress import Progress, reporter
 from mqlearn.pipeline.queues import QueueTable, queue_table
 from mqlearn.pipeline.replay import TABLES, ReconcileError
@@ -120,13 +115,11 @@ class RepeatedSeq:
 
     def _write(self, held: list[np.ndarray]) -> None:
         values = np.concatenate(held) if held else np.empty(0, dtype=np.int64)
-        bucket = hash_buckets(values, REPEAT_BUCKETS)
-        values = values[group_order(bucket, REPEAT_BUCKETS)]
-        bounds = np.cumsum(np.bincount(bucket, minlength=REPEAT_BUCKETS))
+        grouped, starts = by_bucket(values, REPEAT_BUCKETS)
         self.spill.mkdir(parents=True, exist_ok=True)
-        for b, (lo, hi) in enumerate(zip(bounds - np.diff(bounds, prepend=0), bounds, strict=True)):
+        for b in range(REPEAT_BUCKETS):
             with open(self.spill / f"seq-{b:02d}.int64", "ab") as file:
-                values[lo:hi].tofile(file)
+                grouped[starts[b] : starts[b + 1]].tofile(file)
 
     def _bucket(self, b: int) -> np.ndarray:
         return repeated_values(np.fromfile(self.spill / f"seq-{b:02d}.int64", dtype=np.int64))

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mqlearn.engine.rule_formulas import NEVER
-from mqlearn.pipeline.order import deadline_order, repeated_values
+from mqlearn.pipeline.order import by_bucket, deadline_order, repeated_values
 
 
 @settings(max_examples=200, deadline=None)
@@ -79,3 +79,31 @@ def test_deadline_order_falls_back_to_merge_sort_on_reversed_deadlines() -> None
     bounds = np.array([0, len(deadline)], dtype=np.int64)
     expected = np.argsort(deadline, kind="stable")
     assert deadline_order(bounds, arrival, deadline, NEVER).tolist() == expected.tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(-(2**63), 2**63 - 1) | st.integers(-5, 5), max_size=200),
+    st.integers(1, 70),
+)
+def test_by_bucket_groups_equal_values_together_in_order(values, buckets) -> None:
+    """Tooling (the repeat check's spill files): the grouped values are the input's, each
+    bucket's in their input order, and all copies of a value lie in one bucket."""
+    grouped, starts = by_bucket(np.array(values, dtype=np.int64), buckets)
+    assert len(starts) == buckets + 1 and starts[0] == 0 and starts[-1] == len(values)
+    assert np.all(np.diff(starts) >= 0)
+    slices = [grouped[lo:hi].tolist() for lo, hi in pairwise(starts)]
+    assert sorted(v for part in slices for v in part) == sorted(values)
+    home = {}
+    for b, part in enumerate(slices):
+        for v in part:
+            assert home.setdefault(v, b) == b
+        assert part == [v for v in values if home.get(v) == b]
+
+
+def test_by_bucket_spreads_generator_like_seq_values() -> None:
+    """Tooling: seq values that are multiples of 1024 (as the generator makes them) spread
+    evenly, where ``seq % 64`` would put them all in one bucket."""
+    values = np.arange(1, 64_001, dtype=np.int64) * 1024
+    _, starts = by_bucket(values, 64)
+    assert np.diff(starts).max() < 1.2 * len(values) / 64
