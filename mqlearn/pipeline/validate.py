@@ -323,7 +323,16 @@ def partitions(qmgr: TextColumn, queue: TextColumn, table: QueueTable) -> np.nda
     for code, name in enumerate(queue_names):
         for owner, position in defined.get(name, ()):
             grid[qmgr_codes.get(owner, []), code] = position
-    return grid[qmgr.codes, queue.codes]
+    return _grid_positions(grid, qmgr.codes, queue.codes)
+
+
+@compiled
+def _grid_positions(grid, qmgr_codes, queue_codes):  # pragma: no cover (jit)
+    """``grid[qmgr_codes, queue_codes]`` in one pass (code -1: the last row or column)."""
+    out = np.empty(len(qmgr_codes), dtype=np.int64)
+    for i in range(len(out)):
+        out[i] = grid[qmgr_codes[i], queue_codes[i]]
+    return out
 
 
 def _hashed_partitions(qmgr: TextColumn, queue: TextColumn, table: QueueTable) -> np.ndarray:
