@@ -26,11 +26,12 @@ it counts in the 100M-in-90-s target), and a warm-up replay of the first rows of
 (compiled code loaded, both Python workers started). single and stream run ``--repeat`` times
 (the fastest run counts, the highest peak); spark once. Generation time is reported, not counted.
 
-Targets (issue 14): streaming replay >= 2M events/s end to end with a peak RSS <= 2 GiB, the
-same peak at the largest size as at the one before (within 25 %: 100M against 20M with --huge);
-single-process replay_local >= 1M events/s; Spark local[2] >= 1.5M events/s end to end at the
+Targets (issue 14): streaming replay >= 2M events/s end to end at 20M events (the largest size
+run up to that) with a peak RSS <= 2 GiB, the same peak at the largest size as at the one before
+(within 25 %: 100M against 20M with --huge); Spark local[2] >= 1.5M events/s end to end at the
 largest size, not falling as the trace grows, JVM heap and process tree <= 4 GiB, 100M events
-in <= 90 s with the session start, and at least as fast as the single-process run. It is a
+in <= 90 s with the session start, and at least as fast as the single-process run. An older
+check of the benchmark's own, from before issue 14: replay_local >= 1M events/s. It is a
 report, not a test: it prints a PASS/FAIL line per target and exits 0 either way.
 """
 
@@ -73,6 +74,7 @@ STREAM_TARGET = 2_000_000  # events/s end to end
 STREAM_RSS_TARGET = 2 * 1024**3
 FLAT_RSS_TARGET = 1.25  # peak at the largest size / peak at the smallest
 SINGLE_TARGET = 1_000_000  # events/s of replay_local
+STREAM_TARGET_EVENTS = 20_000_000  # issue 14 sets the streaming rate at 20M events
 SPARK_RATIO_TARGET = 1.0  # Spark end-to-end / single end-to-end at the largest size
 SPARK_TARGET = 1_500_000  # events/s end to end on local[2]
 SPARK_TREE_TARGET = 4 * 1024**3  # process tree (JVM and Python workers)
@@ -375,9 +377,13 @@ def report(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return verdicts(entries)
 
 
-def rate_at_largest(runs: list[dict[str, Any]], mode: str, target: int) -> tuple[bool, str]:
-    """The end-to-end rate target of one mode, judged at the largest size it ran."""
-    last = runs[-1]
+def rate_at_largest(
+    runs: list[dict[str, Any]], mode: str, target: int, at_most: int | None = None
+) -> tuple[bool, str]:
+    """The end-to-end rate target of one mode, judged at the largest size it ran (up to
+    ``at_most`` events when given: the size the issue names)."""
+    within = [e for e in runs if at_most is None or e["events"] <= at_most]
+    last = (within or runs)[-1]
     eps = last[mode]["end_to_end_eps"]
     text = f"{mode} {eps:,.0f} events/s end to end >= {target / 1e6:g}M (at {last['events']:,})"
     return eps >= target, text
@@ -389,7 +395,7 @@ def verdicts(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     streamed = [e for e in entries if "stream" in e]
     if streamed:
         last = streamed[-1]
-        found.append(rate_at_largest(streamed, "stream", STREAM_TARGET))
+        found.append(rate_at_largest(streamed, "stream", STREAM_TARGET, STREAM_TARGET_EVENTS))
         peak = max(e["stream"]["peak_rss_bytes"] for e in streamed)
         found.append((peak <= STREAM_RSS_TARGET, f"streaming replay peak RSS {gib(peak)} <= 2 GiB"))
         if len(streamed) > 1:
