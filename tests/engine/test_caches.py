@@ -195,19 +195,21 @@ options_values = st.one_of(
 )
 
 
-def decoded_afresh(pmo: mq.PMO) -> Any:
-    """What the PMO decodes to with no cache, or the exception it raises."""
+def outcome(decode: Any, options: Any) -> Any:
+    """What ``decode`` makes of a PMO or GMO, or the exception it raises (type and reason)."""
     try:
-        return _put_options(_check_pmo(pmo))
+        return decode(options)
     except (mq.MQMIError, TypeError) as error:
         return type(error), getattr(error, "reason", None)
+
+
+def decoded_afresh(pmo: mq.PMO) -> Any:
+    """What the PMO decodes to with no cache, or the exception it raises."""
+    return outcome(lambda fresh: _put_options(_check_pmo(fresh)), pmo)
 
 
 def decoded(pmo: mq.PMO) -> Any:
-    try:
-        return check_pmo(pmo)
-    except (mq.MQMIError, TypeError) as error:
-        return type(error), getattr(error, "reason", None)
+    return outcome(check_pmo, pmo)
 
 
 @settings(max_examples=300, deadline=None)
@@ -222,13 +224,6 @@ def test_cached_put_options_agree_with_decoding_afresh(values: list[int]) -> Non
 @pytest.mark.parametrize("pmo", [None, mq.PMO()])
 def test_no_pmo_is_the_initial_pmo(pmo: mq.PMO | None) -> None:
     assert check_pmo(pmo) == decoded_afresh(mq.PMO())
-
-
-def gmo_decoded(gmo: mq.GMO, decode: Any) -> Any:
-    try:
-        return decode(gmo)
-    except (mq.MQMIError, TypeError) as error:
-        return type(error), getattr(error, "reason", None)
 
 
 gmo_options = st.one_of(
@@ -253,7 +248,7 @@ def test_cached_get_options_agree_with_decoding_afresh(values: list[int]) -> Non
     for value in values:
         for _ in range(2):  # the second time from the cache
             gmo = mq.GMO(Options=value)
-            assert gmo_decoded(gmo, check_gmo) == gmo_decoded(gmo, _check_gmo)
+            assert outcome(check_gmo, gmo) == outcome(_check_gmo, gmo)
 
 
 gmo_field_values = st.one_of(
@@ -282,7 +277,7 @@ def test_cached_multi_field_get_options_agree_with_decoding_afresh(
             fields["MatchOptions"] = match
         for _ in range(2):  # the second time from the cache
             gmo = mq.GMO(**fields)
-            assert gmo_decoded(gmo, check_gmo) == gmo_decoded(gmo, _check_gmo)
+            assert outcome(check_gmo, gmo) == outcome(_check_gmo, gmo)
 
 
 def test_a_bool_wait_interval_is_refused_after_an_int_one_was_cached() -> None:
