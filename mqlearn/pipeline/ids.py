@@ -33,7 +33,7 @@ def _pairs() -> np.ndarray:
         value[ord(char)] = value[ord(char.upper())] = digit
         upper[ord(char.upper())] = _UPPER if char.isalpha() else 0
     first, second = np.meshgrid(np.arange(256), np.arange(256), indexing="ij")
-    pair = value[first] * 16 + value[second] | upper[first] | upper[second]
+    pair = (value[first] * 16 + value[second]) | upper[first] | upper[second]
     bad = (value[first] < 0) | (value[second] < 0)
     return np.where(bad, _NOT_HEX, pair).astype(np.uint16).ravel()
 

@@ -14,7 +14,9 @@ Python's datetime.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from typing import Any
 
 import pytest
@@ -203,27 +205,29 @@ def outcome(decode: Any, options: Any) -> Any:
         return type(error), getattr(error, "reason", None)
 
 
-def decoded_afresh(pmo: mq.PMO) -> Any:
-    """What the PMO decodes to with no cache, or the exception it raises."""
-    return outcome(lambda fresh: _put_options(_check_pmo(fresh)), pmo)
+def put_options_afresh(pmo: mq.PMO) -> Any:
+    """What the PMO decodes to with no cache."""
+    return _put_options(_check_pmo(pmo))
 
 
-def decoded(pmo: mq.PMO) -> Any:
-    return outcome(check_pmo, pmo)
+def assert_cache_agrees(make: Callable[[], Any], cached: Any, afresh: Any) -> None:
+    """A new structure from ``make`` decodes through the cache as it does afresh, asked twice
+    (the second time the cache answers)."""
+    for _ in range(2):
+        options = make()
+        assert outcome(cached, options) == outcome(afresh, options)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(options_values, min_size=1, max_size=6))
 def test_cached_put_options_agree_with_decoding_afresh(values: list[int]) -> None:
     for value in values:
-        for _ in range(2):  # the second time from the cache
-            pmo = mq.PMO(Options=value)
-            assert decoded(pmo) == decoded_afresh(pmo)
+        assert_cache_agrees(partial(mq.PMO, Options=value), check_pmo, put_options_afresh)
 
 
 @pytest.mark.parametrize("pmo", [None, mq.PMO()])
 def test_no_pmo_is_the_initial_pmo(pmo: mq.PMO | None) -> None:
-    assert check_pmo(pmo) == decoded_afresh(mq.PMO())
+    assert check_pmo(pmo) == put_options_afresh(mq.PMO())
 
 
 gmo_options = st.one_of(
@@ -246,9 +250,7 @@ gmo_options = st.one_of(
 @given(st.lists(gmo_options, min_size=1, max_size=6))
 def test_cached_get_options_agree_with_decoding_afresh(values: list[int]) -> None:
     for value in values:
-        for _ in range(2):  # the second time from the cache
-            gmo = mq.GMO(Options=value)
-            assert outcome(check_gmo, gmo) == outcome(_check_gmo, gmo)
+        assert_cache_agrees(partial(mq.GMO, Options=value), check_gmo, _check_gmo)
 
 
 gmo_field_values = st.one_of(
@@ -275,9 +277,7 @@ def test_cached_multi_field_get_options_agree_with_decoding_afresh(
             fields["WaitInterval"] = wait
         if match is not None:
             fields["MatchOptions"] = match
-        for _ in range(2):  # the second time from the cache
-            gmo = mq.GMO(**fields)
-            assert outcome(check_gmo, gmo) == outcome(_check_gmo, gmo)
+        assert_cache_agrees(partial(mq.GMO, **fields), check_gmo, _check_gmo)
 
 
 def test_a_bool_wait_interval_is_refused_after_an_int_one_was_cached() -> None:
