@@ -240,7 +240,7 @@ def test_an_assignment_is_graded_by_otter_against_each_students_variant(
     assert rows[0] == "file,student,seed,total,nb03_q1,nb04_q3,nb06_q1,problems"
     assert rows[1].startswith(f"alice.ipynb,alice,{student_seed('alice')},{possible},2,2,2,")
 
-    assert cli.main(["course", "grade", "--autograder", str(made.autograder), str(bob)]) == 0
+    assert cli.main(["course", "otter-grade", "--autograder", str(made.autograder), str(bob)]) == 0
     printed = capsys.readouterr().out
     assert printed.startswith(f"bob.ipynb: bob: 0 / {possible}\n  problem: no cell sets ")
     assert "nb04_q3 (0/2): nb04.q3: the answer cell failed with NameError" in printed
@@ -250,8 +250,8 @@ def test_grade_refuses_what_is_not_there(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     zip_path = tmp_path / "autograder.zip"
-    assert cli.main(["course", "grade", "--autograder", str(zip_path), "x.ipynb"]) == 2
+    assert cli.main(["course", "otter-grade", "--autograder", str(zip_path), "x.ipynb"]) == 2
     assert "no autograder zip" in capsys.readouterr().err
     zip_path.write_bytes(b"")
-    assert cli.main(["course", "grade", "--autograder", str(zip_path), "x.ipynb"]) == 2
+    assert cli.main(["course", "otter-grade", "--autograder", str(zip_path), "x.ipynb"]) == 2
     assert "no such submission file: x.ipynb" in capsys.readouterr().err

@@ -23,6 +23,7 @@ import csv
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -38,7 +39,7 @@ from mqlearn.checks.students import student_seed
 STUDENT = "STUDENT"  # the variable a submission names its student with
 CELL_ERRORS = "_mqlearn_cell_errors"  # in a submission's globals: variable -> its cell's error
 SOLUTION_STUDENT = "instructor"  # whose variant the master notebook's solutions answer
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
 class SubmissionProblem(AssertionError):
@@ -148,6 +149,7 @@ def master_notebook(
         ),
         _cell(
             "code",
+            "from mqlearn import CMQC  # noqa: F401 - reason-code answers name CMQC's constants\n"
             "from mqlearn.checks import set_student\n"
             f"from mqlearn.checks import {', '.join(modules)}\n"
             "from mqlearn.checks.assignment import watch_cells\n\n"
@@ -240,7 +242,7 @@ def assign(
     with). ``otter assign`` first grades the master's own solutions (``run_tests``)."""
     exercises = chosen_exercises(items)
     name = name or "-".join(dict.fromkeys(e.name.split(".")[0] for e in exercises))
-    if not _NAME.fullmatch(name):
+    if not NAME.fullmatch(name):
         raise ValueError(f"an assignment name is letters, digits, '_', '.' or '-'; got {name!r}")
     if points <= 0:
         raise ValueError(f"points per question must be more than 0; got {points}")
@@ -432,9 +434,11 @@ def _exercises_in(autograder: Path) -> list[str]:
     return [n.replace("_", ".", 1) for n in sorted(names) if re.fullmatch(r"nb\d\d_\w+", n)]
 
 
-def grade_one(submission: Path, autograder: Path) -> Graded:
+def grade_one(submission: Path, autograder: Path, timeout: float | None = None) -> Graded:
     """Run ``otter run`` (no Docker) on one submission and read its results. A file that is no
-    notebook, or that otter cannot run at all, scores 0 with the reason in ``problems``."""
+    notebook, that otter cannot run at all, or that runs longer than ``timeout`` seconds (an
+    endless loop), scores 0 with the reason in ``problems``. otter runs the student's code, as
+    the user who runs this, on this machine (docs/teaching.md)."""
     exercises = _exercises_in(autograder)
     try:
         graded = Graded(submission, declared_student(submission))
@@ -446,7 +450,13 @@ def grade_one(submission: Path, autograder: Path) -> Graded:
             sys.executable, "-m", "otter", "run", "--no-logo",
             "-a", str(autograder), "-o", work, str(submission),
         ]  # fmt: skip
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        try:
+            done = _run(command, timeout)
+        except subprocess.TimeoutExpired:
+            graded.problems.append(
+                f"stopped after {timeout:g} s (an endless loop?); every question scores 0"
+            )
+            return graded
         results = Path(work) / "results.json"
         if done.returncode != 0 or not results.is_file():
             last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
@@ -464,6 +474,21 @@ def grade_one(submission: Path, autograder: Path) -> Graded:
     return graded
 
 
+def _run(command: list[str], timeout: float | None) -> subprocess.CompletedProcess[str]:
+    """Run ``command``; past ``timeout`` seconds kill it and everything it started (otter's
+    kernel too), then raise TimeoutExpired."""
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
 def _failures(output: str) -> str:
     """The sentences our checks raised, out of otter's report of a question's test cases."""
     said = re.findall(r"SubmissionProblem: (.*?)(?=\n\s*\n|\Z)", output, re.DOTALL)
@@ -478,6 +503,7 @@ def grade(
     out: Path | None = None,
     *,
     jobs: int | None = None,
+    timeout: float | None = None,
 ) -> list[Graded]:
     """Grade each submission, ``jobs`` at a time (default: one a CPU); with ``out``, write one
     CSV row each (file, student, seed, total, each question's points, problems)."""
@@ -491,7 +517,7 @@ def grade(
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-        results = list(pool.map(lambda path: grade_one(path, autograder), submissions))
+        results = list(pool.map(lambda path: grade_one(path, autograder, timeout), submissions))
     if out is not None:
         questions = sorted({q for r in results for q in r.scores if q != "student"})
         out.parent.mkdir(parents=True, exist_ok=True)
