@@ -40,10 +40,17 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     shown = actions.add_parser("progress", help="the exercises you have checked and passed")
     shown.add_argument("--notebook", help="one notebook's exercises, such as nb03 (default: all)")
-    shown.add_argument(
+    source = shown.add_mutually_exclusive_group()
+    source.add_argument(
         "--file",
         type=Path,
         help=f"the progress file (default: ${progress.PROGRESS_ENV} or ./{progress.DEFAULT_NAME})",
+    )
+    source.add_argument(
+        "--class",
+        dest="class_dir",
+        type=Path,
+        help="a directory of the progress files students handed in: one table, a row each",
     )
 
     show = actions.add_parser("show", help="one student's variant of an exercise")
@@ -94,6 +101,11 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _progress(args: argparse.Namespace, out: TextIO) -> None:
+    if args.class_dir is not None:
+        print(progress.class_table(args.class_dir, args.notebook), file=out)
+        return
+    if args.file is not None and not args.file.is_file():
+        raise ValueError(f"no progress file {args.file} (check the path, or leave out --file)")
     print(progress.text_table(args.notebook, args.file), file=out)
 
 

@@ -240,10 +240,12 @@ class Exercise:
         print(f"Hint: {self._text(self._hint, self.params(seed))}")
 
     def solution(self, seed: int | None = None) -> None:
-        """Print the answer, why it is right (with the rule IDs) and what the engine did."""
+        """Print the answer, why it is right (with the rule IDs) and what the engine did, and
+        count the showing in the learner's progress record."""
         params = self.params(seed)
         outcome = self.scenario() if params is None else self.scenario(params)
         facts = _facts(outcome, params)
+        progress.record_solution_quietly(self.name)
         print(f"Solution: answer = {self.form.show(outcome.answer)}")
         why = " ".join(part.format(**facts) for part in (self.explanation, self.confirm) if part)
         print(f"Why: {why} ({self.citation})")
