@@ -440,3 +440,51 @@ def test_a_class_of_30_is_graded_as_the_engine_says(hw: Path, tmp_path: Path) ->
             assert float(row["points"]) == want, (student, name, row["feedback"])
             assert row["max_points"] == str(POINTS) and row["seed"] == str(student_seed(student))
             assert row["flags"] == ""
+
+
+# --- the class-wide view -------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_misconception_table_and_chart_count_what_the_scores_say(tmp_path: Path) -> None:
+    from mqlearn.checks.gradebook import load_misconceptions, misconception_figure
+    from mqlearn.checks.sample_class import sample_class
+
+    results = sample_class(tmp_path / "class", students=12)
+    scores = load_scores(results)
+    assert len(scores) == 12 * 6 and {r["student"] for r in scores} == {
+        f"s{1001 + i}" for i in range(12)
+    }
+    counted = {
+        (r["exercise"], fact): sum(
+            fact in s["misconceptions"].split(";") for s in scores if s["exercise"] == r["exercise"]
+        )
+        for r in load_misconceptions(results)
+        for fact in [r["misconception"]]
+    }
+    table = {
+        (r["exercise"], r["misconception"]): int(r["students"])
+        for r in load_misconceptions(results)
+    }
+    assert table == counted and sum(table.values()) > 0
+    for row in scores:  # a misconception is a wrong answer the engine's facts name
+        if row["misconceptions"]:
+            assert row["status"] == "wrong" and row["points"] == "0"
+    (bar,) = misconception_figure(results).data
+    assert sorted(bar.x) == sorted(table.values())
+
+
+@pytest.mark.slow
+def test_the_teacher_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """notebooks/teacher/class_results.ipynb, on a made-up class (no MQLEARN_RESULTS)."""
+    nbclient = pytest.importorskip("nbclient")
+    import nbformat
+
+    path = Path(__file__).resolve().parents[1] / "notebooks" / "teacher" / "class_results.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    monkeypatch.delenv("MQLEARN_RESULTS", raising=False)
+    nbclient.NotebookClient(
+        notebook, timeout=300, resources={"metadata": {"path": tmp_path}}
+    ).execute()
+    last = notebook.cells[-1].outputs[0]["data"]
+    assert "application/vnd.plotly.v1+json" in last

@@ -422,7 +422,7 @@ def _write_misconceptions(path: Path, exercises: Sequence[Exercise], done: Grade
             wrong[q.exercise] += q.status == "wrong"
             hits.update((q.exercise, fact) for fact in q.misconceptions)
     rows = [
-        [e.name, m.fact, _PLACEHOLDER.sub("…", m.says), hits[e.name, m.fact], wrong[e.name],
+        [e.name, m.fact, _said(m.fact, m.says), hits[e.name, m.fact], wrong[e.name],
          answered[e.name]]
         for e in exercises
         for m in e.misconceptions
@@ -431,7 +431,49 @@ def _write_misconceptions(path: Path, exercises: Sequence[Exercise], done: Grade
     _write_rows(path, header, rows)
 
 
+def _said(fact: str, says: str) -> str:
+    """What the feedback tells a student who gave misconception ``fact``, its variant's details
+    left out (a sentence that is all details is named by its fact)."""
+    text = _PLACEHOLDER.sub("…", says)
+    return text if re.search("[A-Za-z]", text) else fact.replace("_", " ")
+
+
 def load_scores(results: Path) -> list[dict[str, str]]:
     """The rows of ``results/scores.csv`` (for the teacher notebook and tests)."""
     with (results / SCORES).open(newline="", encoding="utf-8") as file:
         return list(csv.DictReader(file))
+
+
+def load_misconceptions(results: Path) -> list[dict[str, str]]:
+    """The rows of ``results/misconceptions.csv``."""
+    with (results / MISCONCEPTIONS).open(newline="", encoding="utf-8") as file:
+        return list(csv.DictReader(file))
+
+
+def misconception_figure(results: Path) -> Any:
+    """A plotly bar chart of the class-wide misconception table: per exercise and tempting wrong
+    answer, how many students gave it (the teacher notebook draws it)."""
+    import plotly.graph_objects as go
+
+    rows = sorted(load_misconceptions(results), key=lambda r: (int(r["students"]), r["exercise"]))
+    labels = [f"{r['exercise']}: {r['feedback'][:60]}" for r in rows]
+    figure = go.Figure(
+        go.Bar(
+            x=[int(r["students"]) for r in rows],
+            y=labels,
+            orientation="h",
+            customdata=[[r["wrong"], r["answered"], r["misconception"]] for r in rows],
+            hovertemplate=(
+                "%{y}<br>%{x} students gave this answer (%{customdata[2]})<br>"
+                "%{customdata[0]} wrong of %{customdata[1]} answered<extra></extra>"
+            ),
+        )
+    )
+    figure.update_layout(
+        title="Misconceptions the class hit (students who gave each tempting wrong answer)",
+        xaxis_title="students",
+        height=max(300, 28 * len(rows) + 120),
+        margin={"l": 20, "r": 20, "t": 60, "b": 40},
+        yaxis={"automargin": True},
+    )
+    return figure
