@@ -19,6 +19,7 @@ The master's own solutions are those of the student id ``instructor`` (otter ass
 from __future__ import annotations
 
 import ast
+import contextlib
 import csv
 import json
 import os
@@ -475,18 +476,38 @@ def grade_one(submission: Path, autograder: Path, timeout: float | None = None) 
 
 
 def _run(command: list[str], timeout: float | None) -> subprocess.CompletedProcess[str]:
-    """Run ``command``; past ``timeout`` seconds kill it and everything it started (otter's
-    kernel too), then raise TimeoutExpired."""
+    """Run ``command``; past ``timeout`` seconds kill it and every process it started (otter's
+    kernel runs in a session of its own), then raise TimeoutExpired."""
     with subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     ) as process:
         try:
             stdout, stderr = process.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+            for pid in [*_descendants(process.pid), process.pid]:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
             process.communicate()
             raise
     return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid``, deepest first, from /proc (none where there is no /proc)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        children = parents.get(todo.pop(), [])
+        found += children
+        todo += children
+    return found[::-1]
 
 
 def _failures(output: str) -> str:
