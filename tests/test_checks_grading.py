@@ -488,3 +488,19 @@ def test_the_teacher_notebook_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     ).execute()
     last = notebook.cells[-1].outputs[0]["data"]
     assert "application/vnd.plotly.v1+json" in last
+
+
+@pytest.mark.slow
+def test_the_grading_benchmark_runs() -> None:
+    """benchmarks/bench_grading.py on a small class, without the otter baseline: it runs and its
+    own cross-check (answers graded right = answers written right) holds. No timing asserted."""
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_grading.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--students", "4", "--reps", "1", "--otter", "0"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "grade / floor" in done.stdout and "cross-check: 6 answers graded right" in done.stdout
