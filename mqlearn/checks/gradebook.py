@@ -30,6 +30,7 @@ import csv
 import hashlib
 import json
 import re
+import textwrap
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -284,7 +285,8 @@ def grade_submission(
 
 
 def feedback_markdown(sub: Submission, name: str, questions: list[Question]) -> str:
-    """One student's feedback file."""
+    """One student's feedback file, to send them: the score and each answer's feedback, one
+    paragraph a sentence group. The batch's flags stay with the instructor (``flags.csv``)."""
     got = sum(q.points for q in questions)
     possible = sum(q.max_points for q in questions)
     lines = [
@@ -295,13 +297,11 @@ def feedback_markdown(sub: Submission, name: str, questions: list[Question]) -> 
         + (f", variant seed {student_seed(sub.student)})" if sub.student else ")"),
         "",
     ]
-    if sub.flags:
-        lines += ["Notes for your instructor:", "", *[f"- {flag}" for flag in sub.flags], ""]
     for q in questions:
         lines += [f"## {q.exercise}: {q.points:g} / {q.max_points:g}", ""]
         if q.answer:
             lines += [f"Your answer: `{q.answer}`", ""]
-        lines += [*q.feedback.splitlines(), ""]
+        lines += [line for said in q.feedback.splitlines() for line in (said, "")]
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -456,7 +456,9 @@ def misconception_figure(results: Path) -> Any:
     import plotly.graph_objects as go
 
     rows = sorted(load_misconceptions(results), key=lambda r: (int(r["students"]), r["exercise"]))
-    labels = [f"{r['exercise']}: {r['feedback'][:60]}" for r in rows]
+    labels = [
+        f"{r['exercise']}: {textwrap.shorten(r['feedback'], 60, placeholder='…')}" for r in rows
+    ]
     figure = go.Figure(
         go.Bar(
             x=[int(r["students"]) for r in rows],
