@@ -337,6 +337,8 @@ def test_a_missing_file_is_an_error_but_the_rest_is_graded(hw: Path, tmp_path: P
         hw, tmp_path / "out", save(tmp_path, "s1008.ipynb", right), tmp_path / "gone.ipynb"
     )
     assert code == 1 and total(rows["s1008"]) == POINTS * len(QUESTIONS)
+    code, rows = grade(hw, tmp_path / "again", tmp_path)  # a directory: its .ipynb files
+    assert code == 0 and list(rows) == ["s1008"]
     assert cli.main(["course", "grade", str(tmp_path), "x.ipynb", "--out", "o"]) == 2
 
 

@@ -323,7 +323,8 @@ def grade_class(
     roster_path: Path | None = None,
     progress: Callable[[str], None] = lambda line: None,
 ) -> Graded:
-    """Grade ``submissions`` against the assignment in ``directory``, writing ``out``/…"""
+    """Grade ``submissions`` (notebook files; a directory stands for the .ipynb files in it)
+    against the assignment in ``directory``, writing the results files into ``out``."""
     from mqlearn.checks import find_exercise
 
     manifest = read_manifest(directory)
@@ -331,6 +332,10 @@ def grade_class(
     points = float(manifest["points"])
     name = str(manifest["name"])
     roster = read_roster(roster_path) if roster_path else roster_from(manifest["roster"])
+    submissions = [
+        file for path in submissions
+        for file in (sorted(path.glob("*.ipynb")) if path.is_dir() else [path])
+    ]  # fmt: skip
     if not submissions:
         raise ValueError("no submissions to grade")
     done = Graded()
