@@ -382,6 +382,33 @@ def test_a_classmates_notebook_is_flagged_and_graded_as_the_senders(
     assert "duplicate content" in rows["s1011"]["nb03.q2"]["flags"]
 
 
+def test_a_file_renamed_or_relabelled_never_displaces_a_classmates(
+    hw: Path, tmp_path: Path
+) -> None:
+    """Without LMS ids in the file names: s1015 hands in a file named after s1016, and another
+    whose metadata names s1016. s1016's own file (name and metadata agree) is the one graded."""
+    real = handouts.with_answers(
+        handout(hw, "s1016"), {name: typed(name, "s1016") for name in QUESTIONS}
+    )
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    own = save(tmp_path / "a", "s1016.ipynb", real)
+    renamed = save(tmp_path / "b", "s1016.ipynb", handout(hw, "s1015"))
+    relabelled = handout(hw, "s1015")
+    relabelled["metadata"]["mqlearn"]["student"] = "s1016"
+    relabelled_path = save(tmp_path, "s1015.ipynb", relabelled)
+    code, rows = grade(hw, tmp_path / "out", own, renamed, relabelled_path)
+    assert code == 0 and sorted(rows) == ["s1015", "s1016"]
+    assert total(rows["s1016"]) == POINTS * len(QUESTIONS)
+    assert rows["s1016"]["nb03.q2"]["file"] == "s1016.ipynb"
+    assert "also has s1015.ipynb (not graded)" in rows["s1016"]["nb03.q2"]["flags"]
+    assert total(rows["s1015"]) == 0, "the renamed file is graded as the handout's own student"
+    assert (
+        "the file name names s1016 but the notebook inside is the handout of s1015"
+        in (rows["s1015"]["nb03.q2"]["flags"])
+    )
+
+
 def test_the_gradebook_files(hw: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     answers = {name: wrong(name, "s1013") for name in QUESTIONS}

@@ -3,11 +3,12 @@
 For each submission the grader, in its own process and without a kernel:
 
 1. reads the file as JSON (a file that is no notebook scores 0, with the reason);
-2. decides whose it is: the id the submission's file name gives, when the roster maps it (an
-   LMS names downloaded submissions after the student: the roster id, or its ``lms_id`` such as
-   Canvas's user id, as a whole word in the name), else the id ``assign`` wrote into the
-   notebook's metadata. Code the student wrote never names the student. A file whose name and
-   metadata disagree is flagged and graded as the file name's student;
+2. decides whose it is: the student whose LMS id (the roster's ``lms_id``, such as Canvas's
+   user id, which the LMS writes into the names of downloaded submissions) the file name holds;
+   else the id ``assign`` wrote into the notebook's metadata; else a roster id in the file name.
+   Code the student wrote never names the student. A file whose name and metadata name
+   different students is flagged, and never displaces another file of the student it is graded
+   as whose name and metadata agree;
 3. reads each answer cell (:mod:`mqlearn.checks.answers_cell`: a literal, parsed, never run);
 4. computes that student's variant's right answer with the engine and grades the answer with the
    exercise's own feedback, naming the misconception a wrong answer matches.
@@ -77,6 +78,7 @@ class Submission:
     flags: list[str] = field(default_factory=list)
     answer_cells: dict[str, list[str]] = field(default_factory=dict)  # exercise -> sources
     stray: bool = False  # an unmarked code cell assigns ``answer``
+    consistent: bool = True  # its file name and its metadata do not name different students
 
     @property
     def fingerprint(self) -> str:
@@ -99,16 +101,17 @@ class Question:
     misconceptions: tuple[str, ...] = ()
 
 
-def ids_in_name(name: str, roster: Roster) -> set[str]:
-    """The roster students a submission's file name names: by LMS id first (the LMS wrote it),
-    else by roster id, each as a whole word of the name."""
+def ids_in_name(name: str, roster: Roster) -> tuple[set[str], set[str]]:
+    """The roster students a submission's file name names, each as a whole word of the name:
+    by their LMS id (the LMS wrote it: who uploaded the file), and by their roster id (which
+    anyone can type into a file name)."""
     stem = normal_id(Path(name).stem)
 
     def named(word: str) -> bool:
         return bool(re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", stem))
 
     by_lms = {student for lms, student in roster.by_lms_id().items() if named(lms)}
-    return by_lms or {student for student in roster.ids if named(student)}
+    return by_lms, {student for student in roster.ids if named(student)}
 
 
 def read_submission(path: Path, roster: Roster) -> Submission:
@@ -129,15 +132,21 @@ def read_submission(path: Path, roster: Roster) -> Submission:
     marked = metadata.get(METADATA_KEY) if isinstance(metadata, dict) else None
     inside = marked.get("student") if isinstance(marked, dict) else None
     inside = normal_id(inside) if isinstance(inside, str) and inside.strip() else ""
-    named = ids_in_name(path.name, roster)
+    by_lms, by_id = ids_in_name(path.name, roster)
+    named = by_lms or by_id
     if len(named) > 1:
         found.flags.append(f"the file name names several students ({', '.join(sorted(named))})")
     by_name = next(iter(named)) if len(named) == 1 else ""
-    found.student = by_name or inside
+    uploaded = bool(by_lms) and len(named) == 1  # the LMS's word beats the notebook's
+    found.student = by_name if uploaded else (inside or by_name)
     if by_name and inside and by_name != inside:
+        found.consistent = False
         found.flags.append(
             f"the file is {by_name}'s but the notebook inside is the handout of {inside}; "
             f"graded as {by_name}'s"
+            if uploaded
+            else f"the file name names {by_name} but the notebook inside is the handout of "
+            f"{inside}; graded as {inside}'s"
         )
     if found.notebook is not None and not inside:
         found.flags.append("the notebook has no student id in its metadata: not a handout")
@@ -176,14 +185,18 @@ def check_batch(
     by_student: dict[str, list[Submission]] = defaultdict(list)
     for sub in found:
         by_student[sub.student].append(sub)
-    graded = [s for s in found if not s.student or by_student[s.student][-1] is s]
+    kept = {
+        student: ([s for s in subs if s.consistent] or subs)[-1]
+        for student, subs in by_student.items()
+    }  # a file whose name and metadata disagree never displaces one whose agree
+    graded = [s for s in found if not s.student or kept[s.student] is s]
     for student, subs in by_student.items():
         if student and len(subs) > 1:
-            kept = subs[-1]
-            for sub in subs[:-1]:
-                note = f"{student} handed in more than one file; {kept.path.name} is graded"
-                flags.append((sub.path.name, student, note))
-                kept.flags.append(f"{student} also handed in {sub.path.name} (not graded)")
+            for sub in subs:
+                if sub is not kept[student]:
+                    note = f"{student} has more than one file; {kept[student].path.name} is graded"
+                    flags.append((sub.path.name, student, note))
+                    kept[student].flags.append(f"{student} also has {sub.path.name} (not graded)")
     same: dict[str, list[Submission]] = defaultdict(list)
     for sub in graded:
         if sub.notebook is not None:
