@@ -385,8 +385,9 @@ def test_a_classmates_notebook_is_flagged_and_graded_as_the_senders(
 def test_a_file_renamed_or_relabelled_never_displaces_a_classmates(
     hw: Path, tmp_path: Path
 ) -> None:
-    """Without LMS ids in the file names: s1015 hands in a file named after s1016, and another
-    whose metadata names s1016. s1016's own file (name and metadata agree) is the one graded."""
+    """Without LMS ids in the file names: s1015 hands in a file named after s1016, another whose
+    metadata names s1016, and a garbage file named after s1016, last. s1016's own notebook (name
+    and metadata agree) is the one graded."""
     real = handouts.with_answers(
         handout(hw, "s1016"), {name: typed(name, "s1016") for name in QUESTIONS}
     )
@@ -397,7 +398,10 @@ def test_a_file_renamed_or_relabelled_never_displaces_a_classmates(
     relabelled = handout(hw, "s1015")
     relabelled["metadata"]["mqlearn"]["student"] = "s1016"
     relabelled_path = save(tmp_path, "s1015.ipynb", relabelled)
-    code, rows = grade(hw, tmp_path / "out", own, renamed, relabelled_path)
+    (tmp_path / "c").mkdir()
+    garbage = tmp_path / "c" / "s1016.ipynb"
+    garbage.write_text("not a notebook")
+    code, rows = grade(hw, tmp_path / "out", own, renamed, relabelled_path, garbage)
     assert code == 0 and sorted(rows) == ["s1015", "s1016"]
     assert total(rows["s1016"]) == POINTS * len(QUESTIONS)
     assert rows["s1016"]["nb03.q2"]["file"] == "s1016.ipynb"

@@ -186,9 +186,9 @@ def check_batch(
     for sub in found:
         by_student[sub.student].append(sub)
     kept = {
-        student: ([s for s in subs if s.consistent] or subs)[-1]
+        student: max(reversed(subs), key=lambda s: (s.notebook is not None, s.consistent))
         for student, subs in by_student.items()
-    }  # a file whose name and metadata disagree never displaces one whose agree
+    }  # the last notebook whose name and metadata agree: no other file displaces it
     graded = [s for s in found if not s.student or kept[s.student] is s]
     for student, subs in by_student.items():
         if student and len(subs) > 1:
