@@ -165,7 +165,7 @@ def read_submission(path: Path, roster: Roster) -> Submission:
 
 
 def _assigns_answer(source: str) -> bool:
-    return bool(re.search(rf"^\s*{ANSWER}\s*=", source, re.MULTILINE))
+    return bool(re.search(rf"^\s*{ANSWER}\s*=(?!=)", source, re.MULTILINE))
 
 
 def _questions_text(notebook: dict[str, Any] | None) -> list[str]:
@@ -179,8 +179,9 @@ def _questions_text(notebook: dict[str, Any] | None) -> list[str]:
 def check_batch(
     found: list[Submission], roster: Roster, directory: Path
 ) -> tuple[list[Submission], list[tuple[str, str, str]]]:
-    """The submissions to grade (the last of a student's several) and the batch's flags as
-    (file, student, flag); each submission's own flags are extended in place."""
+    """The submissions to grade (one a student: the last notebook whose name and metadata
+    agree) and the batch's flags as (file, student, flag); each submission's own flags are
+    extended in place."""
     flags: list[tuple[str, str, str]] = []
     by_student: dict[str, list[Submission]] = defaultdict(list)
     for sub in found:
