@@ -204,6 +204,24 @@ def test_a_failing_assign_leaves_nothing_behind(
     assert (tmp_path / "hw" / "keep").read_text() == "graded work"
 
 
+def test_a_failing_otter_assign_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The otter export too (issue 21: a crash left a partial dist/)."""
+    import subprocess
+
+    from mqlearn.checks import assignment
+
+    def otter_fails(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        (Path(command[-1]) / "partial").mkdir(parents=True)  # otter had begun writing dist/
+        return subprocess.CompletedProcess(command, 1, "", "NameError: name 'CMQC'")
+
+    monkeypatch.setattr(assignment.subprocess, "run", otter_fails)
+    with pytest.raises(RuntimeError, match="otter assign failed"):
+        assignment.assign(["nb03.q1"], tmp_path / "hw")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_roster_names_its_problems(tmp_path: Path) -> None:
     path = tmp_path / "r.csv"
     path.write_text("ID,name\n S1 ,a\ns1,b\n,c\nbad/id,d\ns2,e\n", encoding="utf-8")

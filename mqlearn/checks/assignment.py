@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mqlearn.checks.atomic import building
 from mqlearn.checks.exercise import Exercise
 from mqlearn.checks.students import student_seed
 
@@ -240,27 +241,32 @@ def assign(
 ) -> Assignment:
     """Write the master notebook for ``items`` to ``out/source`` and run ``otter assign`` on it
     into ``out/dist`` (``student/`` to hand out, ``autograder/<name>-autograder_*.zip`` to grade
-    with). ``otter assign`` first grades the master's own solutions (``run_tests``)."""
+    with). ``otter assign`` first grades the master's own solutions (``run_tests``). ``out`` is
+    new or empty, and appears only once everything in it is written."""
     exercises = chosen_exercises(items)
     name = name or "-".join(dict.fromkeys(e.name.split(".")[0] for e in exercises))
     if not NAME.fullmatch(name):
         raise ValueError(f"an assignment name is letters, digits, '_', '.' or '-'; got {name!r}")
     if points <= 0:
         raise ValueError(f"points per question must be more than 0; got {points}")
-    master = out / "source" / f"{name}.ipynb"
-    master.parent.mkdir(parents=True, exist_ok=True)
-    notebook = master_notebook(exercises, name=name, points=points)
-    master.write_text(json.dumps(notebook, indent=1) + "\n", encoding="utf-8")
-    dist = out / "dist"
-    command = [sys.executable, "-m", "otter", "assign", "--no-pdfs", str(master), str(dist)]
-    if not run_tests:
-        command.insert(4, "--no-run-tests")
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"otter assign failed:\n{done.stdout}{done.stderr}".rstrip())
-    (autograder,) = (dist / "autograder").glob("*.zip")  # otter names it after the assignment
+    with building(out) as work:
+        master = work / "source" / f"{name}.ipynb"
+        master.parent.mkdir()
+        notebook = master_notebook(exercises, name=name, points=points)
+        master.write_text(json.dumps(notebook, indent=1) + "\n", encoding="utf-8")
+        dist = work / "dist"
+        command = [sys.executable, "-m", "otter", "assign", "--no-pdfs", str(master), str(dist)]
+        if not run_tests:
+            command.insert(4, "--no-run-tests")
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"otter assign failed:\n{done.stdout}{done.stderr}".rstrip())
+        (autograder,) = (dist / "autograder").glob("*.zip")  # otter names it after the assignment
     return Assignment(
-        master, dist / "student" / master.name, autograder, tuple(e.name for e in exercises)
+        out / "source" / master.name,
+        out / "dist" / "student" / master.name,
+        out / "dist" / "autograder" / autograder.name,
+        tuple(e.name for e in exercises),
     )
 
 

@@ -24,9 +24,6 @@ import csv
 import io
 import json
 import math
-import os
-import shutil
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -35,6 +32,7 @@ from typing import Any
 
 import mqlearn
 from mqlearn.checks.answers_cell import ANSWER, METADATA_KEY
+from mqlearn.checks.atomic import building
 from mqlearn.checks.exercise import Exercise
 from mqlearn.checks.roster import Roster
 from mqlearn.checks.students import student_seed
@@ -196,11 +194,7 @@ def assign_class(
         raise ValueError(f"an assignment name is letters, digits, '_', '.' or '-'; got {name!r}")
     if points <= 0:
         raise ValueError(f"points per question must be more than 0; got {points}")
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise ValueError(f"{out} already exists and is not empty: give a new directory")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with building(out) as work:
         (work / HANDOUTS).mkdir()
         for student in roster.ids:
             notebook = handout(exercises, student, name=name, points=points)
@@ -223,12 +217,6 @@ def assign_class(
         )
         if otter:
             assign(items, work / "otter", name=name, points=points)
-        if out.exists():
-            out.rmdir()  # empty, checked above
-        os.replace(work, out)
-    except BaseException:
-        shutil.rmtree(work, ignore_errors=True)
-        raise
     return Assigned(
         out,
         tuple(e.name for e in exercises),
