@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -240,7 +241,7 @@ def test_an_assignment_is_graded_by_otter_against_each_students_variant(
     assert rows[0] == "file,student,seed,total,nb03_q1,nb04_q3,nb06_q1,problems"
     assert rows[1].startswith(f"alice.ipynb,alice,{student_seed('alice')},{possible},2,2,2,")
 
-    assert cli.main(["course", "grade", "--autograder", str(made.autograder), str(bob)]) == 0
+    assert cli.main(["course", "otter-grade", "--autograder", str(made.autograder), str(bob)]) == 0
     printed = capsys.readouterr().out
     assert printed.startswith(f"bob.ipynb: bob: 0 / {possible}\n  problem: no cell sets ")
     assert "nb04_q3 (0/2): nb04.q3: the answer cell failed with NameError" in printed
@@ -250,8 +251,48 @@ def test_grade_refuses_what_is_not_there(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     zip_path = tmp_path / "autograder.zip"
-    assert cli.main(["course", "grade", "--autograder", str(zip_path), "x.ipynb"]) == 2
+    assert cli.main(["course", "otter-grade", "--autograder", str(zip_path), "x.ipynb"]) == 2
     assert "no autograder zip" in capsys.readouterr().err
     zip_path.write_bytes(b"")
-    assert cli.main(["course", "grade", "--autograder", str(zip_path), "x.ipynb"]) == 2
+    assert cli.main(["course", "otter-grade", "--autograder", str(zip_path), "x.ipynb"]) == 2
     assert "no such submission file: x.ipynb" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_an_endless_loop_is_stopped_by_the_timeout(
+    made: assignment.Assignment, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """otter runs the student's code: a `while True: pass` must not hang the batch (issue 21),
+    and nothing it started (otter, its kernel) may be left running."""
+    import time
+    import uuid
+
+    tag = f"MQLEARN_TEST_TAG={uuid.uuid4()}"  # inherited by otter and its kernel
+    monkeypatch.setenv(*tag.split("="))
+    looping = submission(
+        made, tmp_path, "loop", STUDENT='"alice"',
+        nb03_q1=right_answer("nb03.q1", "alice") + "\nwhile True:\n    pass",
+    )  # fmt: skip
+    start = time.monotonic()
+    (graded,) = assignment.grade([looping], made.autograder, timeout=20)
+    assert time.monotonic() - start < 90
+    assert graded.total == 0
+    assert "stopped after 20 s (an endless loop?)" in graded.problems[-1]
+    time.sleep(1)
+    assert _tagged(tag) == [], "otter and its kernel are gone"
+    with subprocess.Popen(["sleep", "30"]) as control:  # the check sees a tagged child
+        time.sleep(0.2)
+        assert _tagged(tag) == [control.pid]
+        control.kill()
+
+
+def _tagged(tag: str) -> list[int]:
+    """The processes whose environment holds ``tag`` (this one's /proc view is its start's)."""
+    return [int(p.parent.name) for p in Path("/proc").glob("[0-9]*/environ") if tag in _read(p)]
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_bytes().replace(b"\0", b"\n").decode(errors="replace")
+    except OSError:
+        return ""

@@ -90,7 +90,9 @@ def test_the_table_lists_every_exercise_of_the_notebook(record_file: Path) -> No
     text = progress.text_table("nb03")
     lines = text.splitlines()
     assert lines[0] == f"Progress recorded in {record_file}"
-    assert lines[2].split() == ["exercise", "status", "attempts", "first", "passed"]
+    assert lines[2].split() == [
+        "exercise", "status", "attempts", "first", "passed", "solution", "shown"
+    ]  # fmt: skip
     assert lines[3].split() == ["nb03.q1", "passed", "2", "2026-05-01", "09:30", "UTC"]
     assert lines[4].split() == ["nb03.q2", "tried", "1"]
     assert lines[5].split() == ["nb03.q3", "not", "tried", "0"]
@@ -135,9 +137,49 @@ def test_mqlearn_course_progress_prints_the_same_table(
     progress.record("nb02.q1", True)
     assert cli.main(["course", "progress", "--notebook", "nb02"]) == 0
     assert capsys.readouterr().out == progress.text_table("nb02") + "\n"
-    other = record_file.parent / "other.json"
-    assert cli.main(["course", "progress", "--file", str(other), "--notebook", "2"]) == 0
-    assert "nb02: 0 of 5 passed" in capsys.readouterr().out
+    other = record_file.parent / "other.json"  # issue 21: a missing file is an error
+    assert cli.main(["course", "progress", "--file", str(other), "--notebook", "2"]) == 2
+    assert f"no progress file {other}" in capsys.readouterr().err
+    assert cli.main(["course", "progress", "--file", str(record_file), "--notebook", "2"]) == 0
+    assert "nb02: 1 of 5 passed" in capsys.readouterr().out
+
+
+def test_the_record_names_the_student_and_counts_solutions_shown(
+    record_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    checks.set_student(" S1001 ")
+    nb03.q1.check({"Z"})
+    nb03.q1.solution()
+    nb03.q1.solution()
+    capsys.readouterr()
+    data = json.loads(record_file.read_text())
+    assert data["student"] == "s1001"
+    assert data["exercises"]["nb03.q1"] == {
+        "attempts": 1, "passed": False, "first_passed": None, "solutions": 2
+    }  # fmt: skip
+    text = progress.text_table("nb03")
+    assert text.startswith(f"Progress of s1001, recorded in {record_file}")
+    assert text.splitlines()[3].split() == ["nb03.q1", "tried", "1", "2x"]
+
+
+def test_a_class_table_gathers_the_records_handed_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    handed_in = tmp_path / "collected"
+    for student, passed in (("s1", 2), ("s2", 0)):
+        records = {f"nb03.q{i}": Record(2, i <= passed, None, 1) for i in (1, 2, 3)}
+        progress.save(records, handed_in / student / ".mqlearn-progress.json", student)
+    (handed_in / "notes.json").write_text("[1, 2]")
+    assert cli.main(["course", "progress", "--class", str(handed_in), "--notebook", "nb03"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"Progress of 2 records under {handed_in} (nb03's exercises)"
+    assert lines[2].split() == ["student", "passed", "tried", "attempts", "solutions", "shown",
+                                "file"]  # fmt: skip
+    assert lines[3].split() == ["s1", "2/4", "3", "6", "3", "s1/.mqlearn-progress.json"]
+    assert lines[4].split() == ["s2", "0/4", "3", "6", "3", "s2/.mqlearn-progress.json"]
+    assert lines[6].startswith("skipped notes.json: the progress file")
+    assert cli.main(["course", "progress", "--class", str(tmp_path / "none")]) == 2
+    assert "no directory" in capsys.readouterr().err
 
 
 def test_mqlearn_course_progress_reports_a_broken_file(

@@ -19,10 +19,12 @@ The master's own solutions are those of the student id ``instructor`` (otter ass
 from __future__ import annotations
 
 import ast
+import contextlib
 import csv
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -32,13 +34,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mqlearn.checks.atomic import building
 from mqlearn.checks.exercise import Exercise
 from mqlearn.checks.students import student_seed
 
 STUDENT = "STUDENT"  # the variable a submission names its student with
 CELL_ERRORS = "_mqlearn_cell_errors"  # in a submission's globals: variable -> its cell's error
 SOLUTION_STUDENT = "instructor"  # whose variant the master notebook's solutions answer
-_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 
 
 class SubmissionProblem(AssertionError):
@@ -148,6 +151,7 @@ def master_notebook(
         ),
         _cell(
             "code",
+            "from mqlearn import CMQC  # noqa: F401 - reason-code answers name CMQC's constants\n"
             "from mqlearn.checks import set_student\n"
             f"from mqlearn.checks import {', '.join(modules)}\n"
             "from mqlearn.checks.assignment import watch_cells\n\n"
@@ -237,27 +241,32 @@ def assign(
 ) -> Assignment:
     """Write the master notebook for ``items`` to ``out/source`` and run ``otter assign`` on it
     into ``out/dist`` (``student/`` to hand out, ``autograder/<name>-autograder_*.zip`` to grade
-    with). ``otter assign`` first grades the master's own solutions (``run_tests``)."""
+    with). ``otter assign`` first grades the master's own solutions (``run_tests``). ``out`` is
+    new or empty, and appears only once everything in it is written."""
     exercises = chosen_exercises(items)
     name = name or "-".join(dict.fromkeys(e.name.split(".")[0] for e in exercises))
-    if not _NAME.fullmatch(name):
+    if not NAME.fullmatch(name):
         raise ValueError(f"an assignment name is letters, digits, '_', '.' or '-'; got {name!r}")
     if points <= 0:
         raise ValueError(f"points per question must be more than 0; got {points}")
-    master = out / "source" / f"{name}.ipynb"
-    master.parent.mkdir(parents=True, exist_ok=True)
-    notebook = master_notebook(exercises, name=name, points=points)
-    master.write_text(json.dumps(notebook, indent=1) + "\n", encoding="utf-8")
-    dist = out / "dist"
-    command = [sys.executable, "-m", "otter", "assign", "--no-pdfs", str(master), str(dist)]
-    if not run_tests:
-        command.insert(4, "--no-run-tests")
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"otter assign failed:\n{done.stdout}{done.stderr}".rstrip())
-    (autograder,) = (dist / "autograder").glob("*.zip")  # otter names it after the assignment
+    with building(out) as work:
+        master = work / "source" / f"{name}.ipynb"
+        master.parent.mkdir()
+        notebook = master_notebook(exercises, name=name, points=points)
+        master.write_text(json.dumps(notebook, indent=1) + "\n", encoding="utf-8")
+        dist = work / "dist"
+        command = [sys.executable, "-m", "otter", "assign", "--no-pdfs", str(master), str(dist)]
+        if not run_tests:
+            command.insert(4, "--no-run-tests")
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"otter assign failed:\n{done.stdout}{done.stderr}".rstrip())
+        (autograder,) = (dist / "autograder").glob("*.zip")  # otter names it after the assignment
     return Assignment(
-        master, dist / "student" / master.name, autograder, tuple(e.name for e in exercises)
+        out / "source" / master.name,
+        out / "dist" / "student" / master.name,
+        out / "dist" / "autograder" / autograder.name,
+        tuple(e.name for e in exercises),
     )
 
 
@@ -432,9 +441,11 @@ def _exercises_in(autograder: Path) -> list[str]:
     return [n.replace("_", ".", 1) for n in sorted(names) if re.fullmatch(r"nb\d\d_\w+", n)]
 
 
-def grade_one(submission: Path, autograder: Path) -> Graded:
+def grade_one(submission: Path, autograder: Path, timeout: float | None = None) -> Graded:
     """Run ``otter run`` (no Docker) on one submission and read its results. A file that is no
-    notebook, or that otter cannot run at all, scores 0 with the reason in ``problems``."""
+    notebook, that otter cannot run at all, or that runs longer than ``timeout`` seconds (an
+    endless loop), scores 0 with the reason in ``problems``. otter runs the student's code, as
+    the user who runs this, on this machine (docs/teaching.md)."""
     exercises = _exercises_in(autograder)
     try:
         graded = Graded(submission, declared_student(submission))
@@ -446,7 +457,13 @@ def grade_one(submission: Path, autograder: Path) -> Graded:
             sys.executable, "-m", "otter", "run", "--no-logo",
             "-a", str(autograder), "-o", work, str(submission),
         ]  # fmt: skip
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        try:
+            done = _run(command, timeout)
+        except subprocess.TimeoutExpired:
+            graded.problems.append(
+                f"stopped after {timeout:g} s (an endless loop?); every question scores 0"
+            )
+            return graded
         results = Path(work) / "results.json"
         if done.returncode != 0 or not results.is_file():
             last = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
@@ -464,6 +481,41 @@ def grade_one(submission: Path, autograder: Path) -> Graded:
     return graded
 
 
+def _run(command: list[str], timeout: float | None) -> subprocess.CompletedProcess[str]:
+    """Run ``command``; past ``timeout`` seconds kill it and every process it started (otter's
+    kernel runs in a session of its own), then raise TimeoutExpired."""
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    ) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            for pid in [*_descendants(process.pid), process.pid]:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid``, deepest first, from /proc (none where there is no /proc)."""
+    parents: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        parents.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        children = parents.get(todo.pop(), [])
+        found += children
+        todo += children
+    return found[::-1]
+
+
 def _failures(output: str) -> str:
     """The sentences our checks raised, out of otter's report of a question's test cases."""
     said = re.findall(r"SubmissionProblem: (.*?)(?=\n\s*\n|\Z)", output, re.DOTALL)
@@ -478,6 +530,7 @@ def grade(
     out: Path | None = None,
     *,
     jobs: int | None = None,
+    timeout: float | None = None,
 ) -> list[Graded]:
     """Grade each submission, ``jobs`` at a time (default: one a CPU); with ``out``, write one
     CSV row each (file, student, seed, total, each question's points, problems)."""
@@ -491,7 +544,7 @@ def grade(
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-        results = list(pool.map(lambda path: grade_one(path, autograder), submissions))
+        results = list(pool.map(lambda path: grade_one(path, autograder, timeout), submissions))
     if out is not None:
         questions = sorted({q for r in results for q in r.scores if q != "student"})
         out.parent.mkdir(parents=True, exist_ok=True)

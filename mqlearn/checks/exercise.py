@@ -215,12 +215,17 @@ class Exercise:
             confirm = self.confirm.format(**facts)
             return Feedback(True, f"Correct! {confirm}".rstrip())
         lines = [f"Not quite: the engine does not give {self.form.show(given)}."]
-        for misconception in self.misconceptions:
-            if given == self.form.read(facts[misconception.fact]):
-                lines.append(misconception.says.format(**facts))
+        for misconception in self.misconceptions_in(answer, outcome):
+            lines.append(misconception.says.format(**facts))
         lines.append(f"{self.explanation.format(**facts)} ({self.citation})")
         lines.append(f"Try {self.name}.hint(), or {self.name}.solution() to see the answer.")
         return Feedback(False, "\n".join(lines))
+
+    def misconceptions_in(self, answer: object, outcome: Outcome) -> list[Misconception]:
+        """The misconceptions ``answer`` (of the right form) matches in ``outcome``: the
+        tempting wrong answers it is (the gradebook counts them across a class)."""
+        given = self.form.read(answer)
+        return [m for m in self.misconceptions if given == self.form.read(outcome.facts[m.fact])]
 
     def check(self, answer: object, seed: int | None = None) -> None:
         """Print the feedback for ``answer`` (never raises, so a notebook runs on), and count a
@@ -235,10 +240,12 @@ class Exercise:
         print(f"Hint: {self._text(self._hint, self.params(seed))}")
 
     def solution(self, seed: int | None = None) -> None:
-        """Print the answer, why it is right (with the rule IDs) and what the engine did."""
+        """Print the answer, why it is right (with the rule IDs) and what the engine did, and
+        count the showing in the learner's progress record."""
         params = self.params(seed)
         outcome = self.scenario() if params is None else self.scenario(params)
         facts = _facts(outcome, params)
+        progress.record_solution_quietly(self.name)
         print(f"Solution: answer = {self.form.show(outcome.answer)}")
         why = " ".join(part.format(**facts) for part in (self.explanation, self.confirm) if part)
         print(f"Why: {why} ({self.citation})")

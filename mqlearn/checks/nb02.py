@@ -325,8 +325,8 @@ def _four_places() -> list[tuple[str, str]]:
 
 @dataclass(frozen=True)
 class FourPlaces(Variant):
-    """q5: the queue of each of four messages (at least one on OTHER.Q, one on an APP.* queue),
-    their common lifetime, and when the scan is asked for."""
+    """q5: the queue of each of four to seven messages (at least one on OTHER.Q, one on an
+    APP.* queue), their common lifetime, and when the scan is asked for."""
 
     places: list[tuple[str, str]] = field(default_factory=_four_places)
     expiry: int = 10
@@ -335,13 +335,16 @@ class FourPlaces(Variant):
     @classmethod
     def draw(cls, rng: Random) -> Self:
         queues = [rng.choice(["APP.IN", "APP.OUT"]), "OTHER.Q"]
-        queues += rng.choices(["APP.IN", "APP.OUT", "OTHER.Q"], k=2)
-        rng.shuffle(queues)
+        queues += rng.choices(["APP.IN", "APP.OUT", "OTHER.Q"], k=rng.randrange(2, 6))
+        rng.shuffle(queues)  # four to seven messages: one to six discarded
         wait_s = rng.randrange(2, 600)
         expiry = _over_by_then(rng, wait_s)
-        return cls(
-            [(queue, letter) for queue, letter in zip(queues, "ABCD", strict=True)], expiry, wait_s
-        )
+        return cls(list(zip(queues, "ABCDEFG", strict=False)), expiry, wait_s)
+
+    @property
+    def how_many(self) -> str:
+        """The number of messages in words: "four" for the notebook's."""
+        return ("four", "five", "six", "seven")[len(self.places) - 4]
 
 
 def _refresh_expiry(p: FourPlaces = FourPlaces()) -> Outcome:
@@ -379,7 +382,7 @@ q5 = Exercise(
         "On z/OS, EXPRYINT is off by default, so nothing scans on its own; REFRESH QMGR "
         "TYPE(EXPIRY) scans on request, but only the queues whose names match NAME."
     ),
-    hint="All four messages have expired. Which queues does the generic name APP.* match?",
+    hint="All {p.how_many} messages have expired. Which queues does the generic name APP.* match?",
     confirm="{scanned} on APP.* queues; {waiting} for a get or a later scan.",
     misconceptions=(Misconception("all_queues", "OTHER.Q does not match APP.*."),),
     variants=FourPlaces,

@@ -37,7 +37,8 @@ class FourPuts(Variant):
         rng.shuffle(expired)
         expiries = [rng.choice(SHORT) if gone else rng.choice(LONG) for gone in expired]
         priorities = [rng.randrange(10) for _ in expired]
-        return cls(list(zip("ABCD", expiries, priorities, strict=True)))
+        names = rng.sample("ABCD", k=4)  # arrival order is not alphabetical: more answers
+        return cls(list(zip(names, expiries, priorities, strict=True)))
 
     @property
     def values(self) -> str:
@@ -238,12 +239,30 @@ class TwoOrders(Variant):
     c_correl: bytes = ORDER_1
     d_expiry: int = 10
     d_correl: bytes = ORDER_1
+    names: str = "ABCD"  # the letters of the four, in arrival order
 
     @classmethod
     def draw(cls, rng: Random) -> Self:
         e = [rng.choice(SHORT), rng.choice(SHORT), rng.choice(LONG), rng.choice(SHORT)]
         c = [*rng.sample([ORDER_1, ORDER_2], k=2), ORDER_1, ORDER_1]
-        return cls(e[0], c[0], e[1], c[1], e[2], c[2], e[3], c[3])
+        names = "".join(rng.sample("ABCD", k=4))  # not alphabetical: more distinct answers
+        return cls(e[0], c[0], e[1], c[1], e[2], c[2], e[3], c[3], names)
+
+    @property
+    def a_letter(self) -> str:
+        return self.names[0]
+
+    @property
+    def b_letter(self) -> str:
+        return self.names[1]
+
+    @property
+    def c_letter(self) -> str:
+        return self.names[2]
+
+    @property
+    def d_letter(self) -> str:
+        return self.names[3]
 
     @property
     def unmatched(self) -> str:
@@ -254,10 +273,10 @@ class TwoOrders(Variant):
     def all(self) -> dict[str, tuple[int, bytes]]:
         """Each letter's (Expiry, CorrelId)."""
         return {
-            "A": (self.a_expiry, self.a_correl),
-            "B": (self.b_expiry, self.b_correl),
-            "C": (self.c_expiry, self.c_correl),
-            "D": (self.d_expiry, self.d_correl),
+            self.a_letter: (self.a_expiry, self.a_correl),
+            self.b_letter: (self.b_expiry, self.b_correl),
+            self.c_letter: (self.c_expiry, self.c_correl),
+            self.d_letter: (self.d_expiry, self.d_correl),
         }
 
 
@@ -268,10 +287,10 @@ def _match_correl_id(p: TwoOrders = TwoOrders()) -> Outcome:
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
     order_1, order_2 = b"ORDER-1".ljust(24, b"\0"), b"ORDER-2".ljust(24, b"\0")  # noqa: F841
-    letters.put(q, "A", mq.MD(Expiry=p.a_expiry, CorrelId=p.a_correl))
-    letters.put(q, "B", mq.MD(Expiry=p.b_expiry, CorrelId=p.b_correl))
-    letters.put(q, "C", mq.MD(Expiry=p.c_expiry, CorrelId=p.c_correl))
-    letters.put(q, "D", mq.MD(Expiry=p.d_expiry, CorrelId=p.d_correl))
+    letters.put(q, p.a_letter, mq.MD(Expiry=p.a_expiry, CorrelId=p.a_correl))
+    letters.put(q, p.b_letter, mq.MD(Expiry=p.b_expiry, CorrelId=p.b_correl))
+    letters.put(q, p.c_letter, mq.MD(Expiry=p.c_expiry, CorrelId=p.c_correl))
+    letters.put(q, p.d_letter, mq.MD(Expiry=p.d_expiry, CorrelId=p.d_correl))
     qm.sim.advance(seconds=2)
     md = mq.MD(CorrelId=order_1)
     q.get(None, md, mq.GMO(Version=CMQC.MQGMO_VERSION_2, MatchOptions=CMQC.MQMO_MATCH_CORREL_ID))

@@ -225,8 +225,8 @@ def _three_puts() -> list[tuple[str, int]]:
 
 @dataclass(frozen=True)
 class ReportsAndBackout(Variant):
-    """q4 and q5: three to five messages (letter, Expiry) asking for expiration reports: one or
-    more expired ones, a live one, then more, at least one of them expired. Shared: q5 asks
+    """q4 and q5: three to seven messages (letter, Expiry) asking for expiration reports: one to
+    four expired ones, a live one, then more, at least one of them expired. Shared: q5 asks
     about q4's scenario."""
 
     SHOWN: ClassVar = {CMQC.MQEI_UNLIMITED: "CMQC.MQEI_UNLIMITED"}
@@ -234,12 +234,12 @@ class ReportsAndBackout(Variant):
 
     @classmethod
     def draw(cls, rng: Random) -> Self:
-        before = [True] * rng.randrange(1, 3)
+        before = [True] * rng.randrange(1, 5)  # one to four reports: q5's answer
         after = [True, *rng.choices([True, False], k=rng.randrange(0, 2))]
         rng.shuffle(after)
         expired = [*before, False, *after]
         expiries = [rng.choice(SHORT) if gone else rng.choice(LONG) for gone in expired]
-        return cls(list(zip("ABCDE", expiries, strict=False)))
+        return cls(list(zip("ABCDEFG", expiries, strict=False)))
 
 
 def _discard_then_backout(p: ReportsAndBackout) -> tuple[mq.QueueManager, Letters]:

@@ -377,7 +377,7 @@ class CappedDump(Variant):
     def draw(cls, rng: Random) -> Self:
         cap_s = rng.randrange(5, 120)
         wait_s = rng.randrange(cap_s + 1, cap_s + 60)
-        others = [10 * rng.randrange(1, cap_s + 1) for _ in range(rng.randrange(0, 3))]
+        others = [10 * rng.randrange(1, cap_s + 1) for _ in range(rng.randrange(0, 5))]
         dumped = [10 * rng.randrange(wait_s + 1, wait_s + 600), CMQC.MQEI_UNLIMITED, *others]
         rng.shuffle(dumped)
         return cls(10 * cap_s, tuple(dumped), wait_s)

@@ -1,8 +1,9 @@
 """A learner's own record of the exercises they have checked, and a table of it.
 
-``Exercise.check`` records each graded attempt here (attempts, passed, when first passed) in a
-small JSON file beside the notebooks: ``.mqlearn-progress.json`` in the working directory (a
-notebook's own directory under Jupyter), or the file ``MQLEARN_PROGRESS`` names. The file is
+``Exercise.check`` records each graded attempt here (attempts, passed, when first passed), and
+``Exercise.solution`` each time the answer was shown, in a small JSON file beside the
+notebooks: ``.mqlearn-progress.json`` in the working directory (a notebook's own directory under
+Jupyter), or the file ``MQLEARN_PROGRESS`` names. The file is
 the learner's: it is written atomically, never sent anywhere, and a file that is not a progress
 file (corrupt, or someone else's JSON) is reported and left as it is, never overwritten.
 
@@ -12,7 +13,10 @@ In a notebook::
     progress.show()        # every notebook's exercises
     progress.show("nb03")  # one notebook's
 
-``mqlearn course progress`` prints the same table in a shell.
+``mqlearn course progress`` prints the same table in a shell; ``--class DIR`` gathers the records
+students hand in (one file each) into one table, a row a student. The record names the student
+(``set_student`` or ``MQLEARN_STUDENT``) when one is set; it is the learner's own account of their
+practice, which they can edit, so it is never used for grading.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from mqlearn.checks.students import current_student
 
 PROGRESS_ENV = "MQLEARN_PROGRESS"  # overrides where the record is kept
 DEFAULT_NAME = ".mqlearn-progress.json"
@@ -47,6 +53,7 @@ class Record:
     attempts: int = 0
     passed: bool = False
     first_passed: str | None = None  # ISO 8601, UTC, to the second
+    solutions: int = 0  # times solution() showed the answer
 
     @property
     def status(self) -> str:
@@ -75,18 +82,25 @@ def load(path: Path | None = None) -> dict[str, Record]:
 
     Raises ProgressFileError, naming the file and what is wrong, when it is not a progress file.
     """
-    path = progress_path() if path is None else path
+    return load_file(progress_path() if path is None else path)[1]
+
+
+def load_file(path: Path) -> tuple[str | None, dict[str, Record]]:
+    """The student the file at ``path`` names (None: none) and its records ({} when there is
+    no file); ProgressFileError when it is not a progress file."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return {}
+        return None, {}
     except OSError as error:
         raise ProgressFileError(f"cannot read the progress file {path}: {error}") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ProgressFileError(_unreadable(path, f"it is not JSON ({error})")) from None
-    return _records(path, data)
+    records = _records(path, data)
+    student = data.get("student")
+    return (student if isinstance(student, str) and student else None), records
 
 
 def _unreadable(path: Path, why: str) -> str:
@@ -111,9 +125,12 @@ def _records(path: Path, data: object) -> dict[str, Record]:
             and _whole(entry.get("attempts"))
             and isinstance(entry.get("passed"), bool)
             and isinstance(entry.get("first_passed"), str | None)
+            and _whole(entry.get("solutions", 0))
         ):
             raise ProgressFileError(_unreadable(path, f"its entry for {name!r} is malformed"))
-        records[name] = Record(entry["attempts"], entry["passed"], entry["first_passed"])
+        records[name] = Record(
+            entry["attempts"], entry["passed"], entry["first_passed"], entry.get("solutions", 0)
+        )
     return records
 
 
@@ -121,15 +138,23 @@ def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def save(records: Mapping[str, Record], path: Path | None = None) -> None:
-    """Write the records atomically (a reader sees the old file or the new one, never half)."""
+def save(
+    records: Mapping[str, Record], path: Path | None = None, student: str | None = None
+) -> None:
+    """Write the records (and the ``student`` they are of, if known) atomically: a reader sees
+    the old file or the new one, never half."""
     path = progress_path() if path is None else path
-    data: dict[str, Any] = {
-        FORMAT_KEY: FORMAT_VERSION,
-        "exercises": {
-            name: {"attempts": r.attempts, "passed": r.passed, "first_passed": r.first_passed}
-            for name, r in sorted(records.items())
-        },
+    data: dict[str, Any] = {FORMAT_KEY: FORMAT_VERSION}
+    if student:
+        data["student"] = student
+    data["exercises"] = {
+        name: {
+            "attempts": r.attempts,
+            "passed": r.passed,
+            "first_passed": r.first_passed,
+            "solutions": r.solutions,
+        }
+        for name, r in sorted(records.items())
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -153,13 +178,23 @@ def record(
     Raises ProgressFileError (the file is left as it was) or OSError (it cannot be written).
     """
     path = progress_path() if path is None else path
-    records = load(path)
+    student, records = load_file(path)
     old = records.get(name, Record())
     first = old.first_passed
     if correct and first is None:
         first = (now or datetime.now(UTC)).astimezone(UTC).isoformat(timespec="seconds")
-    records[name] = Record(old.attempts + 1, old.passed or correct, first)
-    save(records, path)
+    records[name] = Record(old.attempts + 1, old.passed or correct, first, old.solutions)
+    save(records, path, current_student() or student)
+    return records[name]
+
+
+def record_solution(name: str, *, path: Path | None = None) -> Record:
+    """Count one showing of exercise ``name``'s solution; returns its new record."""
+    path = progress_path() if path is None else path
+    student, records = load_file(path)
+    old = records.get(name, Record())
+    records[name] = Record(old.attempts, old.passed, old.first_passed, old.solutions + 1)
+    save(records, path, current_student() or student)
     return records[name]
 
 
@@ -168,6 +203,14 @@ def record_quietly(name: str, correct: bool) -> None:
     so the learner's notebook runs on and the feedback printed on stdout stays the same."""
     try:
         record(name, correct)
+    except (ProgressFileError, OSError) as error:
+        print(f"(progress not saved: {error})", file=sys.stderr)
+
+
+def record_solution_quietly(name: str) -> None:
+    """``record_solution``, for ``Exercise.solution``: never an exception (as ``record_quietly``)."""
+    try:
+        record_solution(name)
     except (ProgressFileError, OSError) as error:
         print(f"(progress not saved: {error})", file=sys.stderr)
 
@@ -225,22 +268,69 @@ def _when(stamp: str | None) -> str:
         return stamp
 
 
+def _columns(header: tuple[str, ...], body: list[tuple[str, ...]]) -> list[str]:
+    """``header`` and ``body`` as lines of left-aligned columns."""
+    widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+        for line in [header, *body]
+    ]
+
+
 def text_table(notebook: str | int | None = None, path: Path | None = None) -> str:
     """The progress table as plain text (what ``mqlearn course progress`` prints)."""
     path = progress_path() if path is None else path
     found = rows(notebook, path)
-    header = ("exercise", "status", "attempts", "first passed")
-    body = [
-        (row.exercise, row.record.status, str(row.record.attempts), _when(row.record.first_passed))
+    student = load_file(path)[0]
+    header = ("exercise", "status", "attempts", "first passed", "solution shown")
+    body: list[tuple[str, ...]] = [
+        (
+            row.exercise,
+            row.record.status,
+            str(row.record.attempts),
+            _when(row.record.first_passed),
+            f"{row.record.solutions}x" if row.record.solutions else "",
+        )
         for row in found
     ]
-    widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
-    lines = [f"Progress recorded in {path}", ""]
-    lines += [
-        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
-        for line in [header, *body]
-    ]
+    whose = f"Progress of {student}, recorded" if student else "Progress recorded"
+    lines = [f"{whose} in {path}", "", *_columns(header, body)]
     return "\n".join([*lines, "", *_summary(found)])
+
+
+def class_table(directory: Path, notebook: str | int | None = None) -> str:
+    """One row a student from the progress files found under ``directory`` (the files students
+    handed in, any names ending in .json): exercises passed, tried, attempts and solutions
+    shown, of one notebook or all. Files that are no progress file are listed, not fatal."""
+    if not directory.is_dir():
+        raise ValueError(f"no directory {directory} to gather progress files from")
+    names = [name for _, exercises in _exercises_of(notebook) for name in exercises]
+    body: list[tuple[str, ...]] = []
+    skipped: list[str] = []
+    for path in sorted(directory.rglob("*.json")):
+        try:
+            student, records = load_file(path)
+        except ProgressFileError as error:
+            skipped.append(f"skipped {path.relative_to(directory)}: {error}")
+            continue
+        mine = [records.get(name, Record()) for name in names]
+        body.append(
+            (
+                student or "(not named)",
+                f"{sum(r.passed for r in mine)}/{len(names)}",
+                str(sum(r.attempts > 0 for r in mine)),
+                str(sum(r.attempts for r in mine)),
+                str(sum(r.solutions for r in mine)),
+                str(path.relative_to(directory)),
+            )
+        )
+    if not body:
+        raise ValueError(f"no progress file under {directory} (files ending in .json)")
+    header = ("student", "passed", "tried", "attempts", "solutions shown", "file")
+    scope = "all exercises" if notebook is None else f"{notebook_key(notebook)}'s exercises"
+    lines = [f"Progress of {len(body)} records under {directory} ({scope})", ""]
+    lines += _columns(header, sorted(body))
+    return "\n".join([*lines, "", *skipped] if skipped else lines)
 
 
 _MARK = {"passed": "✓ passed", "tried": "… tried", "not tried": "· not tried"}

@@ -19,6 +19,7 @@ SEED_ENV = "MQLEARN_SEED"
 _SEED_BYTES = 6  # 48 bits: plenty of variants, and a seed a person can still read out
 
 _chosen: int | None = None  # set by set_seed / set_student
+_chosen_student: str | None = None  # the id set_student was given (None after set_seed)
 
 
 def student_seed(student: str) -> int:
@@ -41,16 +42,31 @@ def read_seed(value: object) -> int:
 
 def set_seed(seed: int | None) -> None:
     """Use variant ``seed`` of every exercise from now on (None: back to the environment's)."""
-    global _chosen
+    global _chosen, _chosen_student
     _chosen = None if seed is None else read_seed(seed)
+    _chosen_student = None
 
 
 def set_student(student: str | None) -> int | None:
     """Use the variants of ``student`` from now on, and return their seed (None: back to the
     environment's)."""
+    global _chosen_student
     seed = None if student is None else student_seed(student)
     set_seed(seed)
+    _chosen_student = None if student is None else student.strip().casefold()
     return seed
+
+
+def current_student() -> str | None:
+    """The student id in use (trimmed, case-folded): the one ``set_student`` was given, else
+    ``MQLEARN_STUDENT``'s; None when a seed was chosen by number or nobody is named. It labels
+    the learner's progress record; it decides nothing in grading (docs/teaching.md)."""
+    if _chosen is not None:
+        return _chosen_student
+    if os.environ.get(SEED_ENV, "").strip():
+        return None
+    student = os.environ.get(STUDENT_ENV, "").strip().casefold()
+    return student or None
 
 
 def current_seed() -> int:
