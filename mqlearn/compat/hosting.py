@@ -1,0 +1,161 @@
+"""The simulated queue managers that pymqi and ibmmq programs connect to, one per name per process.
+
+A program's first connection to a name creates a queue manager with the objects of IBM's MQ
+developer container (``icr.io/ibm-messaging/mq``, the "mq-dev-config" its image applies):
+DEV.QUEUE.1-3, DEV.DEAD.LETTER.QUEUE (the queue manager's DEADQ), the topic object
+DEV.BASE.TOPIC (TOPICSTR 'dev/'), the model queue SYSTEM.DEFAULT.MODEL.QUEUE, the command queue,
+and the server-connection channels DEV.APP.SVRCONN and DEV.ADMIN.SVRCONN that accept the users
+``app`` and ``admin``. Later connections, from the same program or another, find the same queue
+manager, so a notebook cell sees what a program left on its queues.
+
+Time is the simulation's virtual clock (deterministic, moved by :meth:`Host.advance` or by an
+MQGMO_WAIT); :meth:`Host.realtime` makes it follow the wall clock instead, for programs whose
+threads wait on each other.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from mqlearn.engine import QueueManager, Simulation
+
+DEFAULT_QMGR = "QM1"
+DEFAULT_PORT = 1414
+APP_CHANNEL = "DEV.APP.SVRCONN"
+ADMIN_CHANNEL = "DEV.ADMIN.SVRCONN"
+MODEL_QUEUE = "SYSTEM.DEFAULT.MODEL.QUEUE"
+COMMAND_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
+
+
+@dataclass
+class Model:
+    """A model queue (DEFINE QMODEL): what a dynamic queue made from it gets."""
+
+    name: str
+    deftype: str = "TEMPDYN"  # or PERMDYN
+    attrs: dict[str, Any] = field(default_factory=dict)  # QLOCAL attributes, MQSC names
+
+
+@dataclass
+class Host:
+    """One simulated queue manager and what the shims keep beside it."""
+
+    qm: QueueManager
+    port: int = DEFAULT_PORT
+    channels: dict[str, set[str]] = field(default_factory=dict)  # channel -> users it accepts
+    passwords: dict[str, str | None] = field(default_factory=dict)  # user -> password (None: any)
+    models: dict[str, Model] = field(default_factory=dict)
+    dynamic: dict[str, str] = field(default_factory=dict)  # dynamic queue -> TEMPDYN/PERMDYN
+    properties: dict[bytes, dict[str, Any]] = field(default_factory=dict)  # MsgId -> properties
+    opened: dict[str, list[int]] = field(default_factory=dict)  # queue -> [input, output] opens
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    factor: float | None = None  # None: virtual time; else wall seconds x factor
+    _wall0: float = 0.0
+    _virtual0: int = 0
+    _counter: int = 0
+
+    def __post_init__(self) -> None:
+        self.changed = threading.Condition(self.lock)
+
+    @property
+    def sim(self) -> Simulation:
+        return self.qm.sim
+
+    # -- time ---------------------------------------------------------------------------------
+    def realtime(self, factor: float = 1.0) -> None:
+        """Let the virtual clock follow the wall clock, ``factor`` virtual seconds a second.
+
+        MQGMO_WAIT then blocks the calling thread until a put from another thread, or the clock,
+        satisfies it. ``factor=None`` goes back to virtual time (the default)."""
+        with self.lock:
+            self.sync()
+            self.factor = factor
+            self._wall0 = time.monotonic()
+            self._virtual0 = self.sim.now
+
+    def virtual(self) -> None:
+        """Back to virtual time: the clock moves only when told to (the default)."""
+        with self.lock:
+            self.sync()
+            self.factor = None
+
+    def sync(self) -> None:
+        """In real-time mode, run the simulation up to the wall clock's virtual time."""
+        if self.factor is not None:
+            target = self._virtual0 + int((time.monotonic() - self._wall0) * 1000 * self.factor)
+            if target > self.sim.now:
+                self.sim.run_until(target)
+
+    def wall_seconds(self, virtual_ms: int) -> float:
+        """How long the wall clock takes to move the virtual clock ``virtual_ms`` forward."""
+        assert self.factor is not None
+        return virtual_ms / 1000 / self.factor
+
+    def advance(self, seconds: float) -> int:
+        """Move the virtual clock forward (anything due on the way runs); returns now in ms."""
+        with self.lock:
+            now = self.sim.advance(seconds=seconds)
+            self.changed.notify_all()
+            return now
+
+    def notify(self) -> None:
+        """Something that a waiting get may be looking for has happened (call under the lock)."""
+        self.changed.notify_all()
+
+    # -- names ----------------------------------------------------------------------------------
+    def unique_suffix(self) -> str:
+        """What replaces the '*' of a DynamicQName: unique within this queue manager, as MQ's
+        are; deterministic (a counter after the virtual time), not random."""
+        self._counter += 1
+        return f"{self.sim.now:08X}{self._counter:08X}"
+
+
+_HOSTS: dict[str, Host] = {}
+_HOSTS_LOCK = threading.Lock()
+
+
+def developer_container(name: str, sim: Simulation | None = None) -> Host:
+    """A queue manager with the developer container's default objects."""
+    qm = QueueManager(name, sim)
+    for queue in ("DEV.QUEUE.1", "DEV.QUEUE.2", "DEV.QUEUE.3", "DEV.DEAD.LETTER.QUEUE"):
+        qm.define_qlocal(queue)
+    qm.define_qlocal(COMMAND_QUEUE)
+    qm.alter_qmgr(deadq="DEV.DEAD.LETTER.QUEUE")
+    qm.define_topic("DEV.BASE.TOPIC", topicstr="dev/")
+    host = Host(qm)
+    host.channels = {APP_CHANNEL: {"app"}, ADMIN_CHANNEL: {"admin"}}
+    host.passwords = {"app": None, "admin": None}
+    host.models = {
+        MODEL_QUEUE: Model(MODEL_QUEUE),
+        "SYSTEM.NDURABLE.MODEL.QUEUE": Model("SYSTEM.NDURABLE.MODEL.QUEUE"),
+        "SYSTEM.DURABLE.MODEL.QUEUE": Model("SYSTEM.DURABLE.MODEL.QUEUE", deftype="PERMDYN"),
+    }
+    return host
+
+
+def host(name: str = DEFAULT_QMGR, *, create: bool = True) -> Host:
+    """The simulated queue manager called ``name`` (made on first use when ``create``)."""
+    with _HOSTS_LOCK:
+        found = _HOSTS.get(name)
+        if found is None:
+            if not create:
+                raise KeyError(name)
+            found = _HOSTS[name] = developer_container(name)
+        return found
+
+
+def hosted(name: str) -> Host | None:
+    return _HOSTS.get(name)
+
+
+def reset() -> None:
+    """Forget every simulated queue manager (a fresh process, as far as the shims can tell)."""
+    with _HOSTS_LOCK:
+        _HOSTS.clear()
+
+
+def all_hosts() -> list[Host]:
+    return list(_HOSTS.values())
