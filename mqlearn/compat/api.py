@@ -504,11 +504,12 @@ class Queue:
             if counts:
                 counts[0] -= bool(opts & _INPUT)
                 counts[1] -= bool(opts & CMQC.MQOO_OUTPUT)
-            dynamic.on_close(host, self._name, options)
+            dynamic.on_close(host, self._name, options, creator=self._dynamic is not None)
             self._handle.close()
         self._handle = None
         self._od = None
         self._open_opts = None
+        self._dynamic = None
 
     def inquire(self, selectors: Any) -> Any:
         """MQINQ on the queue (opened for inquire if it is not open)."""

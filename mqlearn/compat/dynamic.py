@@ -45,12 +45,13 @@ def delete(host: Host, name: str) -> None:
     host.opened.pop(name, None)
 
 
-def on_close(host: Host, name: str, options: int) -> None:
-    """What MQCLOSE does to a dynamic queue (and MQCO_DELETE to any)."""
+def on_close(host: Host, name: str, options: int, *, creator: bool) -> None:
+    """What MQCLOSE does to a dynamic queue: the handle that made a temporary one deletes it;
+    MQCO_DELETE (empty) or MQCO_DELETE_PURGE delete a permanent one."""
     deftype = host.dynamic.get(name)
     if deftype is None:
         return
-    if deftype == "TEMPDYN" or options & CMQC.MQCO_DELETE_PURGE:
+    if (deftype == "TEMPDYN" and creator) or options & CMQC.MQCO_DELETE_PURGE:
         delete(host, name)
     elif options & CMQC.MQCO_DELETE:
         if host.qm.curdepth(name):
