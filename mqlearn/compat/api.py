@@ -598,6 +598,11 @@ class Topic:
 
     def pub(self, msg: Any, *opts: Any) -> None:
         """MQPUT to the topic: every matching subscription gets its own copy (rule EIP-05)."""
+        if isinstance(msg, str) and not self._lib.flavour.pub_str:
+            raise TypeError(  # pymqi's Topic.pub takes bytes only (its Queue.put encodes str)
+                "Python 3 style string (unicode) found but not allowed here: "
+                f"`{msg}`. Convert to bytes."
+            )
         md, pmo = common_q_args(self._lib, *opts)
         data = encode_payload(msg, md, self._qmgr)
         if pmo is None:
@@ -614,6 +619,8 @@ class Topic:
                 raise self._lib.MQMIError(CMQC.MQCC_WARNING, warning)
             from_engine(emd, md)
             from_engine(epmo, pmo)
+
+    put = pub  # ibmmq's alias (MQPUT is the verb underneath)
 
     def sub(self, *opts: Any) -> Subscription:
         sub_desc = opts[0] if opts else None

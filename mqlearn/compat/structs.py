@@ -46,6 +46,7 @@ class Flavour:
     versions: dict[str, int]  # structure -> initial Version
     str_fields: bool  # whether a str given for a character field is encoded (ibmmq) or refused
     struc_id: str  # pymqi names the field "StrucId", ibmmq "_StrucId"
+    pub_str: bool  # whether Topic.pub encodes a str (ibmmq) or refuses it (pymqi: TypeError)
 
 
 PYMQI = Flavour(
@@ -61,6 +62,7 @@ PYMQI = Flavour(
     },
     str_fields=False,
     struc_id="StrucId",
+    pub_str=False,
 )
 IBMMQ = Flavour(
     "ibmmq",
@@ -75,6 +77,7 @@ IBMMQ = Flavour(
     },
     str_fields=True,
     struc_id="_StrucId",
+    pub_str=True,
 )
 
 

@@ -1,0 +1,196 @@
+"""What differs between the pymqi and ibmmq shims, and what the simulator adds to them: defaults,
+field types, exceptions, the queue managers kept per name, virtual and real time."""
+
+from __future__ import annotations
+
+import threading
+import time
+from types import ModuleType
+
+import pytest
+
+from mqlearn import ibmmq, pymqi
+from mqlearn.compat import hosting
+
+LIBS = [pymqi, ibmmq]
+C = pymqi.CMQC
+
+
+@pytest.fixture(autouse=True)
+def fresh() -> None:
+    hosting.reset()
+
+
+def connect(lib: ModuleType) -> object:
+    return lib.connect("QM1", "DEV.APP.SVRCONN", "localhost(1414)", "app", "passw0rd")
+
+
+@pytest.mark.parametrize(
+    ("lib", "versions"),
+    [(pymqi, (1, 1, 1, 1)), (ibmmq, (2, 4, 3, 4))],
+    ids=["pymqi", "ibmmq"],
+)
+def test_structure_versions_are_each_librarys(lib: ModuleType, versions: tuple[int, ...]) -> None:
+    assert (lib.MD().Version, lib.GMO().Version, lib.PMO().Version, lib.OD().Version) == versions
+
+
+def test_character_fields_and_constants_are_bytes() -> None:
+    for lib in LIBS:
+        md = lib.MD()
+        assert md.Format == b"" and isinstance(lib.CMQC.MQFMT_STRING, bytes)
+        assert md["Expiry"] == -1  # item access
+        md["Priority"] = 4
+        assert md.Priority == 4
+
+
+def test_pymqi_refuses_str_in_fields_ibmmq_encodes_it() -> None:
+    with pytest.raises(TypeError, match="Convert to bytes"):
+        pymqi.MD(ReplyToQ="DEV.QUEUE.2")
+    assert ibmmq.MD(ReplyToQ="DEV.QUEUE.2").ReplyToQ == b"DEV.QUEUE.2"
+    qmgr = connect(pymqi)
+    md = pymqi.MD()
+    md.ReplyToQ = "DEV.QUEUE.2"  # attribute assignment passes; the call refuses it, as pymqi's
+    with pytest.raises(TypeError):
+        pymqi.Queue(qmgr, "DEV.QUEUE.1").put(b"x", md)
+
+
+def test_pymqi_pub_refuses_str_ibmmq_encodes_it() -> None:
+    with pytest.raises(TypeError):
+        pymqi.Topic(connect(pymqi), topic_string="dev/a").pub("text")
+    md = ibmmq.MD()
+    ibmmq.Topic(connect(ibmmq), topic_string="dev/a").pub("text", md)
+    assert md.Format == C.MQFMT_STRING
+
+
+def test_got_descriptor_fields_are_blank_padded_bytes() -> None:
+    for lib in LIBS:
+        qmgr = connect(lib)
+        qmgr.put1("DEV.QUEUE.1", b"x", lib.MD(ReplyToQ=b"DEV.QUEUE.2"))
+        md = lib.MD()
+        lib.Queue(qmgr, "DEV.QUEUE.1").get(None, md)
+        assert md.ReplyToQ == b"DEV.QUEUE.2".ljust(48) and md.ReplyToQMgr == b"QM1".ljust(48)
+        assert len(md.PutApplName) == 28 and len(md.MsgId) == 24
+
+
+def test_exception_wording_is_each_librarys() -> None:
+    assert str(pymqi.MQMIError(2, 2033)).startswith("MQI Error. Comp: 2, Reason 2033: FAILED:")
+    assert str(ibmmq.MQMIError(2, 2033)).startswith("MQI Error. Comp 2, Reason 2033: FAILED:")
+    assert issubclass(pymqi.MQMIError, pymqi.Error) and issubclass(pymqi.PYIFError, pymqi.Error)
+    assert not issubclass(pymqi.MQMIError, ibmmq.MQMIError)
+
+
+def test_disconnect_twice_is_a_library_error() -> None:
+    qmgr = connect(pymqi)
+    qmgr.disconnect()
+    with pytest.raises(pymqi.PYIFError, match="not connected"):
+        qmgr.disconnect()
+
+
+def test_bindings_connect_to_an_unknown_queue_manager_is_2058() -> None:
+    with pytest.raises(pymqi.MQMIError) as caught:
+        pymqi.QueueManager("NOSUCH")
+    assert caught.value.reason == C.MQRC_Q_MGR_NAME_ERROR
+
+
+def test_a_configured_password_is_checked() -> None:
+    pymqi.host("QM1").passwords["app"] = "s3cret"
+    with pytest.raises(pymqi.MQMIError) as caught:
+        connect(pymqi)
+    assert caught.value.reason == C.MQRC_NOT_AUTHORIZED
+    pymqi.connect("QM1", "DEV.APP.SVRCONN", "localhost(1414)", "app", "s3cret").disconnect()
+
+
+def test_the_admin_user_may_not_use_the_app_channel() -> None:
+    with pytest.raises(pymqi.MQMIError) as caught:
+        pymqi.connect("QM1", "DEV.APP.SVRCONN", "localhost(1414)", "admin", "x")
+    assert caught.value.reason == C.MQRC_NOT_AUTHORIZED
+
+
+def test_a_queue_manager_is_kept_per_name_across_connections_and_libraries() -> None:
+    connect(pymqi).put1("DEV.QUEUE.1", b"left by one program")
+    assert ibmmq.Queue(connect(ibmmq), "DEV.QUEUE.1").get() == b"left by one program"
+    assert pymqi.queue_manager("QM1") is ibmmq.queue_manager("QM1")
+    assert pymqi.simulation("QM1") is pymqi.queue_manager("QM1").sim
+
+
+def test_a_second_queue_manager_listens_on_its_own_port() -> None:
+    pymqi.host("QM2").port = 1415
+    qmgr = pymqi.connect("QM2", "DEV.APP.SVRCONN", "localhost(1415)", "app", "x")
+    assert qmgr.inquire(C.MQCA_Q_MGR_NAME).strip() == b"QM2"
+
+
+def test_expired_messages_count_in_curdepth_until_a_get_discards_them() -> None:
+    """Rule EXP-25 through MQINQ and PCF, on the virtual clock the notebook moves."""
+    qmgr = connect(pymqi)
+    qmgr.put1("DEV.QUEUE.1", b"x", pymqi.MD(Expiry=10))
+    pymqi.simulation().advance(seconds=5)
+    pcf = pymqi.PCFExecute(qmgr)
+    status = pcf.MQCMD_INQUIRE_Q_STATUS({C.MQCA_Q_NAME: b"DEV.QUEUE.1"})[0]
+    assert status[C.MQIA_CURRENT_Q_DEPTH] == 1
+    with pytest.raises(pymqi.MQMIError) as caught:
+        pymqi.Queue(qmgr, "DEV.QUEUE.1").get()
+    assert caught.value.reason == C.MQRC_NO_MSG_AVAILABLE
+    assert pymqi.Queue(qmgr, "DEV.QUEUE.1").inquire(C.MQIA_CURRENT_Q_DEPTH) == 0
+
+
+def test_each_subscribers_copy_expires_on_its_own() -> None:
+    """Rule EIP-05: one subscriber takes its copy in time, the other's expires."""
+    qmgr = connect(ibmmq)
+    subs = []
+    for _ in range(2):
+        sd = ibmmq.SD(Options=C.MQSO_CREATE | C.MQSO_MANAGED)
+        sd.set_vs("ObjectString", "dev/eip05")
+        sub = ibmmq.Subscription(qmgr)
+        sub.sub(sub_desc=sd)
+        subs.append(sub)
+    ibmmq.Topic(qmgr, topic_string="dev/eip05").pub(b"q", ibmmq.MD(Expiry=20))
+    assert subs[0].get() == b"q"
+    ibmmq.simulation().advance(seconds=3)
+    with pytest.raises(ibmmq.MQMIError):
+        subs[1].get()
+
+
+def test_a_virtual_wait_moves_the_clock_by_the_wait_interval() -> None:
+    qmgr = connect(pymqi)
+    sim = pymqi.simulation()
+    before = sim.now
+    gmo = pymqi.GMO(Options=C.MQGMO_WAIT, WaitInterval=7000)
+    with pytest.raises(pymqi.MQMIError):
+        pymqi.Queue(qmgr, "DEV.QUEUE.1").get(None, pymqi.MD(), gmo)
+    assert sim.now - before == 7000
+
+
+def test_a_real_time_wait_blocks_until_another_threads_put() -> None:
+    pymqi.realtime("QM1", 1.0)
+    got: list[bytes] = []
+
+    def consumer() -> None:
+        gmo = pymqi.GMO(Options=C.MQGMO_WAIT, WaitInterval=5000)
+        got.append(pymqi.Queue(connect(pymqi), "DEV.QUEUE.1").get(None, pymqi.MD(), gmo))
+
+    thread = threading.Thread(target=consumer)
+    started = time.monotonic()
+    thread.start()
+    time.sleep(0.2)
+    assert got == []  # still waiting
+    connect(pymqi).put1("DEV.QUEUE.1", b"now")
+    thread.join(3)
+    assert got == [b"now"] and time.monotonic() - started < 3
+
+
+def test_dynamic_queue_names_are_unique() -> None:
+    qmgr = connect(pymqi)
+    names = set()
+    for _ in range(3):
+        od = pymqi.OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=b"APP.*")
+        pymqi.Queue(qmgr, od, C.MQOO_INPUT_AS_Q_DEF)
+        names.add(od.ObjectName)
+    assert len(names) == 3
+
+
+def test_an_unsimulated_pcf_command_says_so() -> None:
+    pcf = pymqi.PCFExecute(connect(pymqi))
+    with pytest.raises(pymqi.MQMIError) as caught:
+        pcf.MQCMD_INQUIRE_CHANNEL({pymqi.CMQCFC.MQCACH_CHANNEL_NAME: b"*"})
+    assert caught.value.reason == pymqi.CMQCFC.MQRCCF_COMMAND_FAILED
+    assert "not simulated" in caught.value.detail
