@@ -21,6 +21,10 @@ class MQMIError(Error):
 
     comp = CMQC.MQCC_OK
     reason = CMQC.MQRC_NONE
+    # set only by the calls that give them (keywords to __init__)
+    original_length: int | None
+    message: bytes
+    detail: str
     _COMP_SEPARATOR = "Comp:"  # pymqi's wording; ibmmq writes "Comp"
 
     def __init__(self, comp: int, reason: int, **kw: Any) -> None:

@@ -75,6 +75,6 @@ def names(flavour: Flavour, comp_separator: str, pyif_prefix: str) -> dict[str, 
         "host": hosting.host,
     }
     found.update(lib.structs)
-    for short, cls in lib.structs.items():
-        found[short.lower()] = cls  # the libraries' old lower-case aliases (md, gmo, ...)
+    for short, struct in lib.structs.items():
+        found[short.lower()] = struct  # the libraries' old lower-case aliases (md, gmo, ...)
     return found

@@ -105,6 +105,7 @@ class MessageHandle:
     def __init__(self, qmgr: Any = None, cmho: Any = None, dup_handle: int | None = None) -> None:
         self.conn_handle = qmgr.get_handle() if qmgr is not None else CMQC.MQHO_NONE
         self.duplicated = dup_handle is not None
+        self.properties: Properties
         if dup_handle is not None:
             original = _HANDLES[dup_handle]
             self.msg_handle = dup_handle

@@ -96,6 +96,14 @@ class MQOpts:
             object.__setattr__(self, name, list(default) if isinstance(default, list) else default)
         self.set(**kw)
 
+    def __getattr__(self, name: str) -> Any:
+        """Only for a name that is not a field (fields are instance attributes)."""
+        raise AttributeError(f"{type(self).__name__} has no field {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Any assignment passes, as in both libraries; the MQI call checks the value."""
+        object.__setattr__(self, name, value)
+
     def _value(self, value: Any) -> Any:
         if is_text(value):
             if not self._FLAVOUR.str_fields:
