@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from mqlearn.compat import CMQC, hosting
+from mqlearn.compat import CMQC, authority, hosting
 from mqlearn.compat import properties as props
 from mqlearn.compat.convert import from_engine, gmo_in, md_in, pmo_in
 from mqlearn.compat.errors import MQMIError, PYIFError
@@ -121,6 +121,8 @@ class QueueManager:
         default_ccsid: int = 1208,
     ) -> None:
         self._host: Host | None = None
+        self._user = ""  # who the connection acts as: "app", "admin", or "mqm" (bindings)
+        self._async = [0, 0, 0, CMQC.MQCC_OK, CMQC.MQRC_NONE]  # MQSTAT's counts, first problem
         self._name = name
         self.bytes_encoding = bytes_encoding
         self.default_ccsid = default_ccsid
@@ -129,16 +131,17 @@ class QueueManager:
             self.connect(name)
 
     # connecting
-    def connect(self, name: Any) -> None:
+    def connect(self, name: Any, user: Any = None) -> None:
         """MQCONN in bindings mode: the queue manager of that name on this machine (2058 when
-        there is none; a blank name means the default queue manager, QM1)."""
+        there is none; a blank name means the default queue manager, QM1). The program acts as
+        ``user`` when it gives one, else as mqm."""
         wanted = text(name) or hosting.DEFAULT_QMGR
         found = hosting.hosted(wanted)
         if found is None and wanted == hosting.DEFAULT_QMGR:
             found = hosting.host(wanted)
         if found is None:
             raise self._LIB.MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_MGR_NAME_ERROR)
-        self._attach(found, wanted)
+        self._attach(found, wanted, text(user) or "mqm")
 
     def connect_with_options(self, name: Any, *args: Any, **kwargs: Any) -> None:
         """MQCONNX: a client connection when an MQCD is given, bindings otherwise."""
@@ -156,7 +159,7 @@ class QueueManager:
         if user and password is None:
             raise ValueError("Password must not be None if user is provided")
         if cd is None:
-            self.connect(name)
+            self.connect(name, user)
             return
         self._connect_client(name, cd, user, password)
 
@@ -207,11 +210,12 @@ class QueueManager:
         expected = found.passwords.get(user_text)
         if expected is not None and text(password) != expected:
             raise self._LIB.MQMIError(fail, CMQC.MQRC_NOT_AUTHORIZED)
-        self._attach(found, found.qm.name)
+        self._attach(found, found.qm.name, user_text)
 
-    def _attach(self, host: Host, name: str) -> None:
+    def _attach(self, host: Host, name: str, user: str) -> None:
         self._host = host
         self._name = name.encode("ascii")
+        self._user = user
 
     def disconnect(self) -> None:
         """MQDISC (an open unit of work is committed, as a normal MQDISC does)."""
@@ -288,11 +292,27 @@ class QueueManager:
     inq = inquire
 
     def stat(self, status_type: int) -> MQOpts:
-        """MQSTAT: asynchronous puts are synchronous here, so nothing has failed."""
+        """MQSTAT(MQSTAT_TYPE_ASYNC_ERROR): how the asynchronous puts (MQPMO_ASYNC_RESPONSE)
+        since the last MQSTAT went; the counts start again afterwards."""
         self._connected()
         if status_type != CMQC.MQSTAT_TYPE_ASYNC_ERROR:
             raise self._LIB.MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_STAT_TYPE_ERROR)
-        return self._LIB.STS()
+        success, warning, failure, comp, reason = self._async
+        self._async = [0, 0, 0, CMQC.MQCC_OK, CMQC.MQRC_NONE]
+        return self._LIB.STS(
+            CompCode=comp,
+            Reason=reason,
+            PutSuccessCount=success,
+            PutWarningCount=warning,
+            PutFailureCount=failure,
+        )
+
+    def _count_async(self, comp: int, reason: int) -> None:
+        """Record the outcome of an asynchronous put for the next MQSTAT."""
+        counts = self._async
+        counts[comp] += 1  # MQCC_OK, MQCC_WARNING, MQCC_FAILED are 0, 1, 2
+        if comp and counts[3] == CMQC.MQCC_OK:
+            counts[3], counts[4] = comp, reason
 
 
 def connect_function(qmgr_class: type[QueueManager]) -> Callable[..., QueueManager]:
@@ -313,7 +333,9 @@ def connect_function(qmgr_class: type[QueueManager]) -> Callable[..., QueueManag
         qmgr = qmgr_class(None, disconnect_on_exit, bytes_encoding, default_ccsid)
         if channel and conn_info:
             cd = more.pop("cd", None) or qmgr_class._LIB.CD()
-            qmgr.connect_tcp_client(queue_manager or "", cd, channel, conn_info, user, password)
+            qmgr.connect_tcp_client(
+                queue_manager or "", cd, channel, conn_info, user, password, **more
+            )
         elif queue_manager:
             qmgr.connect_with_options(queue_manager, user=user, password=password, **more)
         else:
@@ -391,8 +413,12 @@ class Queue:
             qmgr_name = text(od.ObjectQMgrName)
             if od.ObjectType not in (CMQC.MQOT_Q,):
                 raise self._lib.MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_OBJECT_TYPE_ERROR)
+            user = self._qmgr._user
+            authority.check_queue(self._lib, host, user, name, options)
             if name in host.models:
                 name = dynamic.create(self._lib, host, name, text(od.DynamicQName))
+                if user == authority.APP:
+                    host.created_by_app.add(name)
                 self._dynamic = name
                 od.ObjectName = name.encode("ascii").ljust(48, b" ")
             if options & CMQC.MQOO_INPUT_EXCLUSIVE and host.opened.get(name, [0, 0])[0]:
@@ -429,6 +455,9 @@ class Queue:
         self._put(host, handle, data, md, pmo)
 
     def _put(self, host: Host, handle: Any, data: bytes, md: MQOpts, pmo: MQOpts) -> None:
+        if pmo.Options & CMQC.MQPMO_ASYNC_RESPONSE:
+            self._put_async(host, handle, data, md, pmo)
+            return
         emd, epmo = md_in(md), pmo_in(pmo)
         with engine_call(self._lib, host):
             handle.put(data, emd, epmo)
@@ -438,6 +467,29 @@ class Queue:
             from_engine(emd, md)
             from_engine(epmo, pmo)
             props.after_put(host, pmo, md)
+
+    def _put_async(self, host: Host, handle: Any, data: bytes, md: MQOpts, pmo: MQOpts) -> None:
+        """MQPMO_ASYNC_RESPONSE: the put does not wait for the queue manager's answer; a
+        failure (a PUT(DISABLED) queue, a full one) shows up in the next MQSTAT instead."""
+        options = pmo.Options
+        pmo.Options = options & ~CMQC.MQPMO_ASYNC_RESPONSE
+        try:
+            emd, epmo = md_in(md), pmo_in(pmo)
+        finally:
+            pmo.Options = options
+        if handle.closed or not handle.open_opts & CMQC.MQOO_OUTPUT:
+            with engine_call(self._lib, host):
+                handle.put(data, emd, epmo)  # fails now, as MQPUT checks the handle at once
+        try:
+            with engine_call(self._lib, host):
+                handle.put(data, emd, epmo)
+                warning = handle.last_reason
+                from_engine(emd, md)
+                props.after_put(host, pmo, md)
+        except MQMIError as error:
+            self._qmgr._count_async(error.comp, error.reason)
+            return
+        self._qmgr._count_async(CMQC.MQCC_WARNING if warning else CMQC.MQCC_OK, warning)
 
     def put_rfh2(self, msg: bytes, *opts: Any) -> None:
         headers = opts[2] if len(opts) >= 3 else None
@@ -575,7 +627,9 @@ class Topic:
         name = text(self.topic_name) or None
         string = text(self.topic_string) or None
         with engine_call(self._lib, host):
-            self._handle = EngineTopic(host.qm, name, string, options)
+            handle = EngineTopic(host.qm, name, string, options)
+            authority.check_topic(self._lib, host, self._qmgr._user, handle.topic_string)
+            self._handle = handle
 
     def open(
         self,

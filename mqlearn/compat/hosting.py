@@ -3,7 +3,8 @@
 A program's first connection to a name creates a queue manager with the objects of IBM's MQ
 developer container (``icr.io/ibm-messaging/mq``, the "mq-dev-config" its image applies):
 DEV.QUEUE.1-3, DEV.DEAD.LETTER.QUEUE (the queue manager's DEADQ), the topic object
-DEV.BASE.TOPIC (TOPICSTR 'dev/'), the model queue SYSTEM.DEFAULT.MODEL.QUEUE, the command queue,
+DEV.BASE.TOPIC (TOPICSTR 'dev/'), the model queues SYSTEM.DEFAULT.MODEL.QUEUE and
+DEV.APP.MODEL.QUEUE (the one IBM's mq-dev-patterns samples use), the command queue,
 and the server-connection channels DEV.APP.SVRCONN and DEV.ADMIN.SVRCONN that accept the users
 ``app`` and ``admin``. Later connections, from the same program or another, find the same queue
 manager, so a notebook cell sees what a program left on its queues.
@@ -27,7 +28,9 @@ DEFAULT_PORT = 1414
 APP_CHANNEL = "DEV.APP.SVRCONN"
 ADMIN_CHANNEL = "DEV.ADMIN.SVRCONN"
 MODEL_QUEUE = "SYSTEM.DEFAULT.MODEL.QUEUE"
+APP_MODEL_QUEUE = "DEV.APP.MODEL.QUEUE"  # the model IBM's mq-dev-patterns samples open as app
 COMMAND_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
+SVRCONN = 7  # MQCHT_SVRCONN
 
 
 @dataclass
@@ -46,11 +49,13 @@ class Host:
     qm: QueueManager
     port: int = DEFAULT_PORT
     channels: dict[str, set[str]] = field(default_factory=dict)  # channel -> users it accepts
+    channel_types: dict[str, int] = field(default_factory=dict)  # channel -> MQCHT_*
     passwords: dict[str, str | None] = field(default_factory=dict)  # user -> password (None: any)
     models: dict[str, Model] = field(default_factory=dict)
     dynamic: dict[str, str] = field(default_factory=dict)  # dynamic queue -> TEMPDYN/PERMDYN
     properties: dict[bytes, dict[str, Any]] = field(default_factory=dict)  # MsgId -> properties
     opened: dict[str, list[int]] = field(default_factory=dict)  # queue -> [input, output] opens
+    created_by_app: set[str] = field(default_factory=set)  # dynamic queues user app made
     lock: threading.RLock = field(default_factory=threading.RLock)
     factor: float | None = None  # None: virtual time; else wall seconds x factor
     _wall0: float = 0.0
@@ -127,9 +132,18 @@ def developer_container(name: str, sim: Simulation | None = None) -> Host:
     qm.define_topic("DEV.BASE.TOPIC", topicstr="dev/")
     host = Host(qm)
     host.channels = {APP_CHANNEL: {"app"}, ADMIN_CHANNEL: {"admin"}}
+    host.channel_types = {
+        APP_CHANNEL: SVRCONN,
+        ADMIN_CHANNEL: SVRCONN,
+        "SYSTEM.DEF.SVRCONN": SVRCONN,
+        "SYSTEM.AUTO.SVRCONN": SVRCONN,
+        "SYSTEM.DEF.SENDER": 1,  # MQCHT_SENDER
+        "SYSTEM.DEF.RECEIVER": 3,  # MQCHT_RECEIVER
+    }
     host.passwords = {"app": None, "admin": None}
     host.models = {
         MODEL_QUEUE: Model(MODEL_QUEUE),
+        APP_MODEL_QUEUE: Model(APP_MODEL_QUEUE),
         "SYSTEM.NDURABLE.MODEL.QUEUE": Model("SYSTEM.NDURABLE.MODEL.QUEUE"),
         "SYSTEM.DURABLE.MODEL.QUEUE": Model("SYSTEM.DURABLE.MODEL.QUEUE", deftype="PERMDYN"),
     }

@@ -2,10 +2,33 @@
 
 from __future__ import annotations
 
+import types
 from typing import Any
 
-from mqlearn.compat import CMQC, CMQCFC, CMQSTRC, CMQXC, api, errors, hosting, pcf, properties
+from mqlearn.compat import (
+    CMQC,
+    CMQCFC,
+    CMQSTRC,
+    CMQXC,
+    api,
+    errors,
+    hosting,
+    pcf,
+    pcf_types,
+    properties,
+)
 from mqlearn.compat.structs import Flavour
+
+VERSION = "0.1.0+mqlearn"  # the shims' version: mqlearn's, not the library's
+
+
+def pymqi_cmqc() -> types.ModuleType:
+    """pymqi's CMQC: IBM's CMQC and, as pymqi's older module still has them, the channel and
+    exit constants (MQCHT_*, MQXPT_*, MQCD_* ...) IBM has since moved to CMQXC."""
+    module = types.ModuleType("mqlearn.pymqi.CMQC", CMQC.__doc__)
+    module.__dict__.update({k: v for k, v in vars(CMQXC).items() if k.startswith("MQ")})
+    module.__dict__.update({k: v for k, v in vars(CMQC).items() if k.startswith("MQ")})
+    return module
 
 
 def names(flavour: Flavour, comp_separator: str, pyif_prefix: str) -> dict[str, Any]:
@@ -54,7 +77,7 @@ def names(flavour: Flavour, comp_separator: str, pyif_prefix: str) -> dict[str, 
             host.realtime(factor)
 
     found: dict[str, Any] = {
-        "CMQC": CMQC,
+        "CMQC": pymqi_cmqc() if flavour.name == "pymqi" else CMQC,
         "CMQXC": CMQXC,
         "CMQCFC": CMQCFC,
         "CMQSTRC": CMQSTRC,
@@ -73,7 +96,16 @@ def names(flavour: Flavour, comp_separator: str, pyif_prefix: str) -> dict[str, 
         "realtime": realtime,
         "reset": hosting.reset,
         "host": hosting.host,
+        "ByteString": pcf_types.ByteString,
+        "Filter": pcf_types.Filter,
+        "FilterOperator": pcf_types.FilterOperator,
+        "StringFilter": pcf_types.StringFilter,
+        "IntegerFilter": pcf_types.IntegerFilter,
+        "ByteStringFilter": pcf_types.ByteStringFilter,
+        "__version__": VERSION,
+        "get_versions": lambda: {"module": VERSION, "MQ": 940},
     }
+    found.update(pcf_types.STRUCTURES)
     found.update(lib.structs)
     for short, struct in lib.structs.items():
         found[short.lower()] = struct  # the libraries' old lower-case aliases (md, gmo, ...)

@@ -18,9 +18,10 @@ import fnmatch
 from collections.abc import Callable
 from typing import Any
 
-from mqlearn.compat import CMQC, CMQCFC, dynamic, inquiry
+from mqlearn.compat import CMQC, CMQCFC, CMQXC, dynamic, inquiry
 from mqlearn.compat.api import Queue, engine_call, text
 from mqlearn.compat.hosting import Host, Model
+from mqlearn.compat.pcf_types import CFH, ByteString, PCFStructure, _Filter, passes
 from mqlearn.engine.objects import QAlias, QLocal, QRemote
 
 _TYPES = {
@@ -103,13 +104,32 @@ class PCFMixin:
         if command is None:
             raise AttributeError(name)
 
-        def execute(*args: Any, **kwargs: Any) -> list[dict[int, Any]]:
-            params = args[0] if args else {}
-            if not isinstance(params, dict):
-                raise TypeError("give the command's parameters as a dict")
+        def execute(*args: Any, **kwargs: Any) -> list[Any]:
+            if len(args) > 2:
+                raise TypeError("give the parameters, and the filters, at most")
+            params = parameters(args[0] if args else {})
+            filters = list(args[1]) if len(args) == 2 else []
             host = self.qm._connected()
             with engine_call(self._LIB, host):
-                return run(self._LIB, host, name, params)
+                replies = run(self._LIB, host, name, params)
+            replies = [r for r in replies if all(_passes(r, f) for f in filters)]
+            responses = kwargs.get("responses")
+            if responses is None:
+                return replies
+            if not isinstance(responses, list):
+                raise TypeError("responses must be a list")
+            del responses[:]  # ibmmq's form: (parameters, MQCFH) pairs
+            count = len(replies)
+            for n, reply in enumerate(replies, start=1):
+                header = CFH(
+                    Type=CMQCFC.MQCFT_RESPONSE,
+                    Command=command,
+                    MsgSeqNumber=n,
+                    Control=CMQCFC.MQCFC_LAST if n == count else CMQCFC.MQCFC_NOT_LAST,
+                    ParameterCount=len(reply),
+                )
+                responses.append((reply, header))
+            return responses
 
         return execute
 
@@ -118,6 +138,28 @@ class PCFMixin:
         if self.reply_queue is not None and self.reply_queue.get_handle() is not None:
             self.reply_queue.close()
         self.reply_queue = None
+
+
+def parameters(given: Any) -> dict[int, Any]:
+    """A command's parameters as {selector: value}, from a dict (ByteString values unwrapped)
+    or a list of PCF structures (CFST, CFIN, CFIL, ...)."""
+    if isinstance(given, dict):
+        items = list(given.items())
+    elif isinstance(given, list | tuple):
+        if not all(isinstance(p, PCFStructure) for p in given):
+            raise TypeError("a parameter list holds PCF structures (CFST, CFIN, CFIL, ...)")
+        items = [(p.Parameter, p.value()) for p in given]
+    else:
+        raise TypeError("give the command's parameters as a dict or a list of PCF structures")
+    return {k: v.value if isinstance(v, ByteString) else v for k, v in items}
+
+
+def _passes(reply: dict[int, Any], given: Any) -> bool:
+    if isinstance(given, _Filter):
+        return passes(reply, given.selector, given.operator, given.value)
+    if isinstance(given, PCFStructure) and hasattr(given, "Operator"):
+        return passes(reply, given.Parameter, given.Operator, given.FilterValue)
+    raise TypeError("a filter is a Filter(...) result or a CFIF / CFSF / CFBF")
 
 
 def _fail(lib: Any, reason: int, detail: str = "") -> Exception:
@@ -219,7 +261,57 @@ def run(lib: Any, host: Host, command: str, params: dict[int, Any]) -> list[dict
         else:
             qm.clear_qlocal(name)
         return []
+    if command in CHANNEL_COMMANDS:
+        return _channels(lib, host, command, params)
     raise _fail(lib, CMQCFC.MQRCCF_COMMAND_FAILED, f"{command} is not simulated")
+
+
+CHANNEL_COMMANDS = (
+    "MQCMD_CREATE_CHANNEL",
+    "MQCMD_DELETE_CHANNEL",
+    "MQCMD_INQUIRE_CHANNEL",
+    "MQCMD_INQUIRE_CHANNEL_NAMES",
+)
+
+
+def _channels(lib: Any, host: Host, command: str, params: dict[int, Any]) -> list[dict[int, Any]]:
+    """Channel definitions: a name and a type. A channel defined here admits no client (the
+    developer container's back-stop CHLAUTH rule blocks every channel but its own two)."""
+    name = text(params.get(CMQCFC.MQCACH_CHANNEL_NAME, b"*"))
+    length = CMQC.MQ_CHANNEL_NAME_LENGTH
+    if command == "MQCMD_CREATE_CHANNEL":
+        ctype = params.get(CMQCFC.MQIACH_CHANNEL_TYPE)
+        if ctype is None:
+            raise _fail(lib, CMQCFC.MQRCCF_CHANNEL_TYPE_ERROR, "MQIACH_CHANNEL_TYPE is required")
+        replace = params.get(CMQCFC.MQIACF_REPLACE) == CMQCFC.MQRP_YES
+        if name in host.channel_types and not replace:
+            raise _fail(lib, CMQCFC.MQRCCF_OBJECT_ALREADY_EXISTS, f"channel {name} exists")
+        host.channel_types[name] = int(ctype)
+        host.channels.setdefault(name, set())
+        return []
+    if command == "MQCMD_DELETE_CHANNEL":
+        if name not in host.channel_types:
+            raise _fail(lib, CMQCFC.MQRCCF_CHANNEL_NOT_FOUND, f"no channel {name}")
+        del host.channel_types[name]
+        host.channels.pop(name, None)
+        return []
+    wanted = params.get(CMQCFC.MQIACH_CHANNEL_TYPE)
+    names = sorted(
+        n
+        for n, t in host.channel_types.items()
+        if _matches(name, n) and wanted in (None, CMQXC.MQCHT_ALL, t)
+    )
+    if not names:
+        raise _fail(lib, CMQC.MQRC_UNKNOWN_OBJECT_NAME, "no channel matches")
+    if command == "MQCMD_INQUIRE_CHANNEL_NAMES":
+        return [{CMQCFC.MQCACH_CHANNEL_NAMES: [inquiry.pad(n, length) for n in names]}]
+    return [
+        {
+            CMQCFC.MQCACH_CHANNEL_NAME: inquiry.pad(n, length),
+            CMQCFC.MQIACH_CHANNEL_TYPE: host.channel_types[n],
+        }
+        for n in names
+    ]
 
 
 def _status(host: Host, name: str) -> dict[int, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqlearn.compat import CMQC, dynamic
+from mqlearn.compat import CMQC, authority, dynamic
 from mqlearn.compat.hosting import Host
 
 
@@ -48,11 +48,14 @@ def subscribe(sub: Any, host: Host, sd: Any) -> None:
         else:
             topic_object = _text(sd.ObjectName) or None
             topic_string = _text(sd.get_vs("ObjectString")) or None
+            full = qm.pubsub.full_topic_string(topic_object, topic_string)
+            authority.check_topic(lib, host, sub._qmgr._user, full)
             if managed:
                 model = "SYSTEM.DURABLE.MODEL.QUEUE" if durable else "SYSTEM.NDURABLE.MODEL.QUEUE"
                 prefix = "SYSTEM.MANAGED.DURABLE.*" if durable else "SYSTEM.MANAGED.NDURABLE.*"
                 dest = dynamic.create(lib, host, model, prefix)
                 host.dynamic.pop(dest)  # the subscription, not a handle's close, ends it
+                host.created_by_app.add(dest)  # the subscriber may get from it
             else:
                 queue = sub.sub_queue
                 if queue is None:

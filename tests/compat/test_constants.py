@@ -71,4 +71,12 @@ def test_strc_names_reason_codes() -> None:
 
 def test_both_shims_export_the_modules() -> None:
     for lib in (pymqi, ibmmq):
-        assert lib.CMQC is CMQC and lib.CMQCFC is CMQCFC and lib.CMQXC is CMQXC
+        assert lib.CMQCFC is CMQCFC and lib.CMQXC is CMQXC and lib.CMQSTRC is CMQSTRC
+    assert ibmmq.CMQC is CMQC
+
+
+def test_pymqis_cmqc_also_holds_the_channel_constants() -> None:
+    """pymqi's own CMQC still carries MQCHT_*, MQXPT_* ..., which IBM moved to CMQXC."""
+    assert defined(pymqi.CMQC) == {**defined(CMQXC), **defined(CMQC)}
+    assert pymqi.CMQC.MQCHT_CLNTCONN == CMQXC.MQCHT_CLNTCONN == 6
+    assert not hasattr(ibmmq.CMQC, "MQCHT_CLNTCONN")

@@ -121,7 +121,7 @@ def test_a_second_queue_manager_listens_on_its_own_port() -> None:
 
 def test_expired_messages_count_in_curdepth_until_a_get_discards_them() -> None:
     """Rule EXP-25 through MQINQ and PCF, on the virtual clock the notebook moves."""
-    qmgr = connect(pymqi)
+    qmgr = pymqi.connect("QM1", "DEV.ADMIN.SVRCONN", "localhost(1414)", "admin", "passw0rd")
     qmgr.put1("DEV.QUEUE.1", b"x", pymqi.MD(Expiry=10))
     pymqi.simulation().advance(seconds=5)
     pcf = pymqi.PCFExecute(qmgr)
@@ -182,15 +182,102 @@ def test_dynamic_queue_names_are_unique() -> None:
     qmgr = connect(pymqi)
     names = set()
     for _ in range(3):
-        od = pymqi.OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=b"APP.*")
+        od = pymqi.OD(ObjectName=b"DEV.APP.MODEL.QUEUE", DynamicQName=b"APP.*")
         pymqi.Queue(qmgr, od, C.MQOO_INPUT_AS_Q_DEF)
         names.add(od.ObjectName)
     assert len(names) == 3
 
 
 def test_an_unsimulated_pcf_command_says_so() -> None:
-    pcf = pymqi.PCFExecute(connect(pymqi))
+    admin = pymqi.connect("QM1", "DEV.ADMIN.SVRCONN", "localhost(1414)", "admin", "passw0rd")
+    pcf = pymqi.PCFExecute(admin)
     with pytest.raises(pymqi.MQMIError) as caught:
-        pcf.MQCMD_INQUIRE_CHANNEL({pymqi.CMQCFC.MQCACH_CHANNEL_NAME: b"*"})
+        pcf.MQCMD_INQUIRE_TOPIC({pymqi.CMQC.MQCA_TOPIC_NAME: b"*"})
     assert caught.value.reason == pymqi.CMQCFC.MQRCCF_COMMAND_FAILED
     assert "not simulated" in caught.value.detail
+
+
+def admin(lib: ModuleType) -> object:
+    return lib.connect("QM1", "DEV.ADMIN.SVRCONN", "localhost(1414)", "admin", "passw0rd")
+
+
+def reason_of(call: object) -> int:
+    try:
+        call()  # type: ignore[operator]
+    except (pymqi.MQMIError, ibmmq.MQMIError) as error:
+        return int(error.reason)
+    return 0
+
+
+def test_app_has_the_developer_containers_authorities_and_no_more() -> None:
+    app = connect(pymqi)
+    admin(pymqi)  # admin defines a queue outside DEV.**
+    pymqi.PCFExecute(admin(pymqi)).MQCMD_CREATE_Q(
+        {C.MQCA_Q_NAME: b"PAYROLL", C.MQIA_Q_TYPE: C.MQQT_LOCAL}
+    )
+    assert reason_of(lambda: pymqi.Queue(app, "PAYROLL", C.MQOO_OUTPUT)) == 2035
+    assert reason_of(lambda: pymqi.Queue(app, "NO.SUCH.Q", C.MQOO_OUTPUT)) == 2085
+    assert reason_of(lambda: pymqi.Queue(app, "DEV.QUEUE.1", C.MQOO_SET)) == 2035
+    assert reason_of(lambda: pymqi.PCFExecute(app)) == 2035  # the model queue, then commands
+    assert reason_of(lambda: pymqi.Topic(app, topic_string="private/x").pub(b"x")) == 2035
+    pymqi.Queue(app, "DEV.QUEUE.1", C.MQOO_OUTPUT | C.MQOO_INQUIRE | C.MQOO_BROWSE).close()
+    pymqi.Queue(admin(pymqi), "PAYROLL", C.MQOO_SET).close()
+
+
+def test_a_dynamic_queue_belongs_to_the_app_that_made_it() -> None:
+    app = connect(ibmmq)
+    od = ibmmq.OD(ObjectName="DEV.APP.MODEL.QUEUE", DynamicQName="APP.REPLIES.*")
+    replies = ibmmq.Queue(app, od, C.MQOO_INPUT_EXCLUSIVE)  # kept: its close deletes the queue
+    ibmmq.Queue(app, od.ObjectName, C.MQOO_OUTPUT).put(b"to my own reply queue")
+    assert replies.get() == b"to my own reply queue"
+
+
+def test_async_puts_report_their_failures_in_mqstat() -> None:
+    qmgr = admin(ibmmq)
+    queue = ibmmq.Queue(qmgr, "DEV.QUEUE.1", C.MQOO_OUTPUT | C.MQOO_SET)
+    pmo = ibmmq.PMO(Options=C.MQPMO_ASYNC_RESPONSE)
+    for inhibit in (C.MQQA_PUT_ALLOWED, C.MQQA_PUT_INHIBITED):
+        queue.set({C.MQIA_INHIBIT_PUT: inhibit})
+        for _ in range(3):
+            queue.put(b"fire and forget", ibmmq.MD(), pmo)  # never raises
+        sts = qmgr.stat(C.MQSTAT_TYPE_ASYNC_ERROR)
+        counts = (sts.PutSuccessCount, sts.PutWarningCount, sts.PutFailureCount)
+        if inhibit == C.MQQA_PUT_ALLOWED:
+            assert counts == (3, 0, 0) and sts.Reason == 0
+        else:
+            assert counts == (0, 0, 3) and sts.Reason == C.MQRC_PUT_INHIBITED
+
+
+def test_pcf_takes_structures_filters_and_a_responses_list() -> None:
+    pcf = ibmmq.PCFExecute(admin(ibmmq))
+    pcf.MQCMD_CREATE_Q(
+        [
+            ibmmq.CFST(Parameter=C.MQCA_Q_NAME, String=b"APP.FULL"),
+            ibmmq.CFIN(Parameter=C.MQIA_Q_TYPE, Value=C.MQQT_LOCAL),
+            ibmmq.CFIN(Parameter=C.MQIA_MAX_Q_DEPTH, Value=7),
+        ]
+    )
+    deep = pcf.MQCMD_INQUIRE_Q({C.MQCA_Q_NAME: b"*"}, [ibmmq.Filter(C.MQIA_MAX_Q_DEPTH).less(10)])
+    assert [q[C.MQCA_Q_NAME].strip() for q in deep] == [b"APP.FULL"]
+    responses: list[object] = []
+    pcf.MQCMD_INQUIRE_Q_NAMES({C.MQCA_Q_NAME: b"DEV.QUEUE.*"}, responses=responses)
+    ((reply, header),) = responses
+    assert header.Control == ibmmq.CMQCFC.MQCFC_LAST
+    assert len(reply[ibmmq.CMQCFC.MQCACF_Q_NAMES]) == 3
+
+
+def test_pcf_defines_and_lists_channels() -> None:
+    pcf = pymqi.PCFExecute(admin(pymqi))
+    cfc = pymqi.CMQCFC
+    pcf.MQCMD_CREATE_CHANNEL(
+        {cfc.MQCACH_CHANNEL_NAME: b"MY.SVRCONN", cfc.MQIACH_CHANNEL_TYPE: pymqi.CMQXC.MQCHT_SVRCONN}
+    )
+    names = [
+        c[cfc.MQCACH_CHANNEL_NAME].strip()
+        for c in pcf.MQCMD_INQUIRE_CHANNEL({cfc.MQCACH_CHANNEL_NAME: b"MY.*"})
+    ]
+    assert names == [b"MY.SVRCONN"]
+    # the container's back-stop rule: a new channel admits nobody
+    with pytest.raises(pymqi.MQMIError) as caught:
+        pymqi.connect("QM1", "MY.SVRCONN", "localhost(1414)", "app", "passw0rd")
+    assert caught.value.reason == C.MQRC_NOT_AUTHORIZED

@@ -7,7 +7,7 @@ user = "app"
 password = "passw0rd"
 
 qmgr = pymqi.connect(queue_manager, channel, conn_info, user, password)
-od = pymqi.OD(ObjectName=b"SYSTEM.DEFAULT.MODEL.QUEUE", DynamicQName=b"MYAPP.*")
+od = pymqi.OD(ObjectName=b"DEV.APP.MODEL.QUEUE", DynamicQName=b"MYAPP.*")
 dyn = pymqi.Queue(qmgr, od, pymqi.CMQC.MQOO_INPUT_AS_Q_DEF | pymqi.CMQC.MQOO_OUTPUT)
 name = od.ObjectName.strip()
 dyn.put(b"kept only while open")

@@ -6,7 +6,8 @@ conn_info = "127.0.0.1(1414)"
 user = "app"
 password = "passw0rd"
 
-qmgr = pymqi.connect(queue_manager, channel, conn_info, user, password)
+# MQSET needs more authority than app has: the administrator does it
+qmgr = pymqi.connect(queue_manager, "DEV.ADMIN.SVRCONN", conn_info, "admin", "passw0rd")
 queue = pymqi.Queue(qmgr, "DEV.QUEUE.2", pymqi.CMQC.MQOO_SET | pymqi.CMQC.MQOO_OUTPUT)
 queue.set(pymqi.CMQC.MQIA_INHIBIT_PUT, pymqi.CMQC.MQQA_PUT_INHIBITED)
 try:

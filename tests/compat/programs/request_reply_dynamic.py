@@ -8,7 +8,7 @@ password = "passw0rd"
 
 qmgr = pymqi.connect(queue_manager, channel, conn_info, user, password)
 od = pymqi.OD()
-od.ObjectName = b"SYSTEM.DEFAULT.MODEL.QUEUE"
+od.ObjectName = b"DEV.APP.MODEL.QUEUE"
 od.DynamicQName = b"PYREPLY.*"
 reply_queue = pymqi.Queue(qmgr, od, pymqi.CMQC.MQOO_INPUT_EXCLUSIVE)
 reply_name = od.ObjectName.strip()
