@@ -51,6 +51,10 @@ class Host:
     channels: dict[str, set[str]] = field(default_factory=dict)  # channel -> users it accepts
     channel_types: dict[str, int] = field(default_factory=dict)  # channel -> MQCHT_*
     passwords: dict[str, str | None] = field(default_factory=dict)  # user -> password (None: any)
+    # The container started with MQ_APP_PASSWORD set (CHCKCLNT(REQUIRED) on DEV.APP.SVRCONN): a
+    # client must give a user. False: started without it (CHCKCLNT(ASQMGR)), so a client that
+    # gives none runs as the channel's MCAUSER, app.
+    app_password_required: bool = True
     models: dict[str, Model] = field(default_factory=dict)
     dynamic: dict[str, str] = field(default_factory=dict)  # dynamic queue -> TEMPDYN/PERMDYN
     properties: dict[bytes, dict[str, Any]] = field(default_factory=dict)  # MsgId -> properties
@@ -64,6 +68,11 @@ class Host:
 
     def __post_init__(self) -> None:
         self.changed = threading.Condition(self.lock)
+        date, stamp = self.qm.sim.stamp(self.qm.sim.now)  # when the objects were defined
+        self.created = (
+            f"{date[:4]}-{date[4:6]}-{date[6:]}",
+            f"{stamp[:2]}.{stamp[2:4]}.{stamp[4:6]}",
+        )
 
     @property
     def sim(self) -> Simulation:
@@ -128,6 +137,8 @@ def developer_container(name: str, sim: Simulation | None = None) -> Host:
     for queue in ("DEV.QUEUE.1", "DEV.QUEUE.2", "DEV.QUEUE.3", "DEV.DEAD.LETTER.QUEUE"):
         qm.define_qlocal(queue)
     qm.define_qlocal(COMMAND_QUEUE)
+    qm.define_qlocal("SYSTEM.DEAD.LETTER.QUEUE")  # made by crtmqm on every queue manager
+    qm.define_qlocal("SYSTEM.DEFAULT.LOCAL.QUEUE")
     qm.alter_qmgr(deadq="DEV.DEAD.LETTER.QUEUE")
     qm.define_topic("DEV.BASE.TOPIC", topicstr="dev/")
     host = Host(qm)

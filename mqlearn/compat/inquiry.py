@@ -12,6 +12,8 @@ from mqlearn.compat.hosting import Host
 from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition
 
 Q_NAME = CMQC.MQ_Q_NAME_LENGTH  # 48
+COMMAND_LEVEL = 940  # the developer container simulated is MQ 9.4
+VERSION = "09040000"  # MQCA_VERSION: VVRRMMFF
 
 
 def pad(value: str, length: int = Q_NAME) -> bytes:
@@ -44,6 +46,8 @@ def queue_attributes(host: Host, d: QueueDefinition) -> dict[int, Callable[[], A
         CMQC.MQIA_INHIBIT_PUT: lambda: _inhibited(d.put),
         CMQC.MQIA_CAP_EXPIRY: lambda: -1 if d.capexpry is None else d.capexpry,
         CMQC.MQCA_Q_DESC: lambda: pad("", CMQC.MQ_Q_DESC_LENGTH),
+        CMQC.MQCA_CREATION_DATE: lambda: pad(host.created[0], CMQC.MQ_DATE_LENGTH),
+        CMQC.MQCA_CREATION_TIME: lambda: pad(host.created[1], CMQC.MQ_TIME_LENGTH),
         CMQC.MQIA_DEFINITION_TYPE: lambda: (
             CMQC.MQQDT_TEMPORARY_DYNAMIC
             if host.dynamic.get(d.name) == "TEMPDYN"
@@ -74,6 +78,17 @@ def queue_attributes(host: Host, d: QueueDefinition) -> dict[int, Callable[[], A
                 CMQC.MQIA_TRIGGER_MSG_PRIORITY: lambda: d.trigmpri,
                 CMQC.MQCA_TRIGGER_DATA: lambda: pad(d.trigdata, CMQC.MQ_TRIGGER_DATA_LENGTH),
                 CMQC.MQCA_INITIATION_Q_NAME: lambda: pad(d.initq or ""),
+                CMQC.MQCA_BACKOUT_REQ_Q_NAME: lambda: pad(""),
+                CMQC.MQIA_BACKOUT_THRESHOLD: lambda: 0,
+                CMQC.MQIA_HARDEN_GET_BACKOUT: lambda: CMQC.MQQA_BACKOUT_HARDENED,
+                CMQC.MQIA_SHAREABILITY: lambda: CMQC.MQQA_SHAREABLE,
+                CMQC.MQIA_DEF_INPUT_OPEN_OPTION: lambda: CMQC.MQOO_INPUT_SHARED,
+                CMQC.MQIA_TRIGGER_TYPE: lambda: {
+                    "FIRST": CMQC.MQTT_FIRST,
+                    "EVERY": CMQC.MQTT_EVERY,
+                    "DEPTH": CMQC.MQTT_DEPTH,
+                    "NONE": CMQC.MQTT_NONE,
+                }[d.trigtype],
             }
         )
     if isinstance(d, QAlias):
@@ -93,7 +108,8 @@ def qmgr_attributes(host: Host) -> dict[int, Callable[[], Any]]:
         CMQC.MQIA_MAX_PRIORITY: lambda: qm.maxprty,
         CMQC.MQIA_CODED_CHAR_SET_ID: lambda: qm.ccsid,
         CMQC.MQIA_PLATFORM: lambda: CMQC.MQPL_UNIX,
-        CMQC.MQIA_COMMAND_LEVEL: lambda: 940,
+        CMQC.MQIA_COMMAND_LEVEL: lambda: COMMAND_LEVEL,
+        CMQC.MQCA_VERSION: lambda: pad(VERSION, CMQC.MQ_VERSION_LENGTH),
         CMQC.MQIA_MAX_MSG_LENGTH: lambda: 4194304,
         CMQC.MQIA_SYNCPOINT: lambda: CMQC.MQSP_AVAILABLE,
         CMQC.MQCA_COMMAND_INPUT_Q_NAME: lambda: pad("SYSTEM.ADMIN.COMMAND.QUEUE"),

@@ -281,3 +281,15 @@ def test_pcf_defines_and_lists_channels() -> None:
     with pytest.raises(pymqi.MQMIError) as caught:
         pymqi.connect("QM1", "MY.SVRCONN", "localhost(1414)", "app", "passw0rd")
     assert caught.value.reason == C.MQRC_NOT_AUTHORIZED
+
+
+def test_without_an_app_password_a_client_may_connect_without_a_user() -> None:
+    """The container started without MQ_APP_PASSWORD: CHCKCLNT(ASQMGR), MCAUSER('app')."""
+    with pytest.raises(pymqi.MQMIError) as caught:
+        pymqi.connect("QM1", "DEV.APP.SVRCONN", "localhost(1414)")
+    assert caught.value.reason == C.MQRC_NOT_AUTHORIZED
+    pymqi.host("QM1").app_password_required = False
+    qmgr = pymqi.connect("QM1", "DEV.APP.SVRCONN", "localhost(1414)")
+    with pytest.raises(pymqi.MQMIError) as caught:  # and it acts as app
+        pymqi.Queue(qmgr, "DEV.QUEUE.1", C.MQOO_SET)
+    assert caught.value.reason == C.MQRC_NOT_AUTHORIZED
