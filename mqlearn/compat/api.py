@@ -385,10 +385,12 @@ class Queue:
             self.close()
 
     def __del__(self) -> None:
+        """Both libraries close a queue left open when its object goes (a temporary dynamic
+        queue is then deleted, an exclusive input released)."""
         try:
-            if self._handle is not None and self._dynamic:
+            if self._handle is not None:
                 self.close()
-        except Exception:
+        except Exception:  # as in both libraries: nothing to report it to
             pass
 
     def open(self, q_desc: Any, *opts: Any) -> None:
@@ -678,6 +680,13 @@ class Topic:
 
     put = pub  # ibmmq's alias (MQPUT is the verb underneath)
 
+    def __del__(self) -> None:
+        try:
+            if self._handle is not None:
+                self.close()
+        except Exception:  # as in both libraries
+            pass
+
     def sub(self, *opts: Any) -> Subscription:
         sub_desc = opts[0] if opts else None
         sub_queue = opts[1] if len(opts) > 1 else None
@@ -796,6 +805,14 @@ class Subscription:
     def __exit__(self, *exc: object) -> None:
         if self._subscription is not None:
             self.close(close_sub_queue=True)
+
+    def __del__(self) -> None:
+        """Both libraries close a subscription left open (a non-durable one then ends)."""
+        try:
+            if self._subscription is not None:
+                self.close()
+        except Exception:  # as in both libraries
+            pass
 
 
 # -- waiting ----------------------------------------------------------------------------------

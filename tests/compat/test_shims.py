@@ -293,3 +293,15 @@ def test_without_an_app_password_a_client_may_connect_without_a_user() -> None:
     with pytest.raises(pymqi.MQMIError) as caught:  # and it acts as app
         pymqi.Queue(qmgr, "DEV.QUEUE.1", C.MQOO_SET)
     assert caught.value.reason == C.MQRC_NOT_AUTHORIZED
+
+
+def test_a_dropped_queue_object_closes_its_handle() -> None:
+    """As in both libraries: the exclusive input is released when the object goes."""
+    qmgr = connect(pymqi)
+
+    def open_exclusively() -> None:
+        pymqi.Queue(qmgr, "DEV.QUEUE.1", C.MQOO_INPUT_EXCLUSIVE)
+
+    open_exclusively()
+    open_exclusively()
+    assert pymqi.Queue(qmgr, "DEV.QUEUE.1").inquire(C.MQIA_OPEN_INPUT_COUNT) == 0
