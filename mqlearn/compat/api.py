@@ -89,6 +89,19 @@ def encode_payload(msg: Any, md: MQOpts, qmgr: QueueManager) -> bytes:
     raise TypeError(f"Message type is {type(msg)}. Convert to bytes.")
 
 
+def resolved(host: Host, name: str, pmo: MQOpts) -> None:
+    """MQPUT's output fields of the PMO: where the message went (for a remote queue, the
+    queue and queue manager it is bound for)."""
+    route = host.qm.route(name)
+    queue, qmgr = (
+        (route.remote.rname, route.remote.rqmname)
+        if route.remote is not None
+        else (route.local.name, host.qm.name)
+    )
+    pmo.ResolvedQName = queue.encode("ascii").ljust(48, b" ")
+    pmo.ResolvedQMgrName = qmgr.encode("ascii").ljust(48, b" ")
+
+
 def common_q_args(lib: Library, *opts: Any) -> tuple[MQOpts, MQOpts | None]:
     """(MD, PMO-or-GMO) from a call's optional arguments, a fresh MD when none is given."""
     if len(opts) > 2:
@@ -428,10 +441,14 @@ class Queue:
             if options & CMQC.MQOO_INPUT_EXCLUSIVE and host.opened.get(name, [0, 0])[0]:
                 raise self._lib.MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_OBJECT_IN_USE)
             if qmgr_name and qmgr_name != host.qm.name:
-                route = host.qm.route_to(qmgr_name, name)
-                handle = EngineQueue(host.qm, route.local.name, options)
-            else:
-                handle = EngineQueue(host.qm, name, options)
+                host.qm.route_to(qmgr_name, name)  # 2087 when no transmission queue leads there
+                raise self._lib.MQMIError(
+                    CMQC.MQCC_FAILED,
+                    CMQC.MQRC_FUNCTION_NOT_SUPPORTED,
+                    detail="an ObjectQMgrName naming another queue manager is not simulated: "
+                    "define a remote queue (MQCMD_CREATE_Q with MQQT_REMOTE) and open that",
+                )
+            handle = EngineQueue(host.qm, name, options)
             self._name = name
             self._handle = handle
             counts = host.opened.setdefault(name, [0, 0])
@@ -470,6 +487,7 @@ class Queue:
                 raise self._lib.MQMIError(CMQC.MQCC_WARNING, warning)
             from_engine(emd, md)
             from_engine(epmo, pmo)
+            resolved(host, handle.name, pmo)
             props.after_put(host, pmo, md)
 
     def _put_async(self, host: Host, handle: Any, data: bytes, md: MQOpts, pmo: MQOpts) -> None:
@@ -526,6 +544,7 @@ class Queue:
             raise
         from_engine(emd, md)
         from_engine(egmo, gmo)
+        gmo.ResolvedQName = handle.name.encode("ascii").ljust(48, b" ")
         gmo.ReturnedLength = len(data)
         props.after_get(host, gmo, md)
         if accept and limit is not None and len(data) > limit:

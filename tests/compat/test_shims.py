@@ -305,3 +305,26 @@ def test_a_dropped_queue_object_closes_its_handle() -> None:
     open_exclusively()
     open_exclusively()
     assert pymqi.Queue(qmgr, "DEV.QUEUE.1").inquire(C.MQIA_OPEN_INPUT_COUNT) == 0
+
+
+def test_put_and_get_fill_the_resolved_names() -> None:
+    qmgr = admin(ibmmq)
+    pcf = ibmmq.PCFExecute(qmgr)
+    pcf.MQCMD_CREATE_Q(
+        {C.MQCA_Q_NAME: b"QM2", C.MQIA_Q_TYPE: C.MQQT_LOCAL, C.MQIA_USAGE: C.MQUS_TRANSMISSION}
+    )
+    pcf.MQCMD_CREATE_Q(
+        {
+            C.MQCA_Q_NAME: b"ORDERS.AT.QM2",
+            C.MQIA_Q_TYPE: C.MQQT_REMOTE,
+            C.MQCA_REMOTE_Q_NAME: b"ORDERS",
+            C.MQCA_REMOTE_Q_MGR_NAME: b"QM2",
+        }
+    )
+    pmo = ibmmq.PMO()
+    qmgr.put1("ORDERS.AT.QM2", b"x", ibmmq.MD(), pmo)
+    assert (pmo.ResolvedQName.strip(), pmo.ResolvedQMgrName.strip()) == (b"ORDERS", b"QM2")
+    qmgr.put1("DEV.QUEUE.1", b"y")
+    gmo = ibmmq.GMO()
+    ibmmq.Queue(qmgr, "DEV.QUEUE.1").get(None, ibmmq.MD(), gmo)
+    assert gmo.ResolvedQName.strip() == b"DEV.QUEUE.1" and gmo.ReturnedLength == 1
