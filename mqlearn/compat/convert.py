@@ -52,7 +52,11 @@ def to_engine(ours: MQOpts, engine_type: type[MQStruct]) -> MQStruct:
             value = value[: field.length].ljust(field.length, b"\0")
         elif isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-        if value != getattr(engine_type, name):
+        default = getattr(engine_type, name)
+        if field.kind == "c" and isinstance(default, str):
+            if value == default.rstrip(" "):  # "" is MQFMT_NONE's 8 blanks, as MQ pads it
+                continue
+        if value != default:
             made.__dict__[name] = value
     return made
 
