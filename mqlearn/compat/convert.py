@@ -2,15 +2,49 @@
 the engine's (str character fields without trailing blanks).
 
 Only fields that differ from the engine's initial values are copied in, so the engine sees the
-same sparse descriptor a program written for it would give (and takes its fast paths).
+same sparse descriptor a program written for it would give (and takes its fast paths). Which
+fields the two structures share, and how each converts, is worked out once per pair of classes.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
 from mqlearn.compat.structs import MQOpts
 from mqlearn.mqi.structs import GMO, MD, PMO, MQStruct
+
+_STATUS = frozenset({"GroupStatus", "SegmentStatus", "Segmentation"})  # MQCHAR codes, ints here
+
+
+class Shared(NamedTuple):
+    """One field both structures have: its name, the engine's kind and length, the engine's
+    initial value and that value as the library gives it for "not set"."""
+
+    name: str
+    kind: str
+    length: int
+    default: Any
+    blank: Any
+
+
+@cache
+def shared_fields(ours: type[MQOpts], engine: type[MQStruct]) -> tuple[Shared, ...]:
+    names = {name for name, _, _ in ours._FIELDS}
+    found = []
+    for field in engine._LAYOUT:
+        if field.name == "StrucId" or field.name not in names:
+            continue
+        default = getattr(engine, field.name)
+        blank = default.rstrip(" ") if field.kind == "c" and isinstance(default, str) else default
+        found.append(Shared(field.name, field.kind, field.length, default, blank))
+    return tuple(found)
+
+
+def _refuse_str(value: str) -> TypeError:
+    return TypeError(
+        f"Python 3 style string (unicode) found but not allowed here: `{value}`. Convert to bytes."
+    )
 
 
 def _text(value: Any, field: str) -> str:
@@ -18,73 +52,63 @@ def _text(value: Any, field: str) -> str:
         return value.split(b"\0", 1)[0].decode("utf-8", "replace").rstrip(" ")
     if isinstance(value, str):
         return value.rstrip(" ")
-    if isinstance(value, int) and field in ("GroupStatus", "SegmentStatus", "Segmentation"):
+    if isinstance(value, int) and field in _STATUS:
         return chr(value)
     raise TypeError(f"{field} must be bytes, got {type(value).__name__}")
-
-
-def _check_text(value: Any, field: str, flavour_accepts_str: bool) -> None:
-    if isinstance(value, str) and not flavour_accepts_str:
-        raise TypeError(
-            "Python 3 style string (unicode) found but not allowed here: "
-            f"`{value}`. Convert to bytes."
-        )
 
 
 def to_engine(ours: MQOpts, engine_type: type[MQStruct]) -> MQStruct:
     """The engine structure for ``ours`` (fields the engine does not know are left out)."""
     made = engine_type()
     accepts_str = ours._FLAVOUR.str_fields
-    defaults = {f.name: f for f in engine_type._LAYOUT}
-    for name, field in defaults.items():
-        if name == "StrucId" or not hasattr(ours, name):
-            continue
-        value = getattr(ours, name)
-        if field.kind == "c":
-            _check_text(value, name, accepts_str)
+    values = ours.__dict__
+    out = made.__dict__
+    for name, kind, length, default, blank in shared_fields(type(ours), engine_type):
+        value = values[name]
+        if kind == "l":
+            if value == default and type(value) is int:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an int, got {type(value).__name__}")
+        elif kind == "c":
+            if value == b"" and blank == "":
+                continue  # the common case: a field the program left alone
+            if isinstance(value, str) and not accepts_str:
+                raise _refuse_str(value)
             value = _text(value, name)
-        elif field.kind == "b":
-            _check_text(value, name, accepts_str)
+            if value == blank:  # "" is MQFMT_NONE's 8 blanks, as MQ pads it
+                continue
+        else:
             if isinstance(value, str):
+                if not accepts_str:
+                    raise _refuse_str(value)
                 value = value.encode("ascii")
             if not isinstance(value, bytes):
                 raise TypeError(f"{name} must be a byte array")
-            value = value[: field.length].ljust(field.length, b"\0")
-        elif isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError(f"{name} must be an int, got {type(value).__name__}")
-        default = getattr(engine_type, name)
-        if field.kind == "c" and isinstance(default, str):
-            if value == default.rstrip(" "):  # "" is MQFMT_NONE's 8 blanks, as MQ pads it
-                continue
+            value = value[:length].ljust(length, b"\0")
         if value != default:
-            made.__dict__[name] = value
+            out[name] = value
     return made
-
-
-def _padded(value: Any, length: int) -> bytes:
-    if isinstance(value, str):
-        value = value.encode("utf-8")
-    return bytes(value)[:length].ljust(length, b" ")
 
 
 def from_engine(engine: MQStruct, ours: MQOpts) -> None:
     """Write the engine structure's values back into ``ours``, as the MQI returns them:
     character fields blank-padded to their length, identifiers NUL-padded."""
-    for field in type(engine)._LAYOUT:
-        name = field.name
-        if name == "StrucId" or not hasattr(ours, name):
-            continue
+    values = ours.__dict__
+    for name, kind, length, _, _ in shared_fields(type(ours), type(engine)):
         value = getattr(engine, name)
-        if field.kind == "c":
-            if name in ("GroupStatus", "SegmentStatus", "Segmentation"):
+        if kind == "c":
+            if name in _STATUS:
                 value = ord(value)
-            elif name != "Reserved1":
-                value = _padded(value, field.length)
-            else:
+            elif name == "Reserved1":
                 continue
-        elif field.kind == "b":
-            value = bytes(value)[: field.length].ljust(field.length, b"\0")
-        object.__setattr__(ours, name, value)
+            else:
+                if isinstance(value, str):
+                    value = value.encode("utf-8")
+                value = value[:length].ljust(length, b" ")
+        elif kind == "b":
+            value = bytes(value)[:length].ljust(length, b"\0")
+        values[name] = value
 
 
 def md_in(md: MQOpts) -> MD:

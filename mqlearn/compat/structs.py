@@ -92,9 +92,11 @@ class MQOpts:
     _FLAVOUR: Flavour = PYMQI
 
     def __init__(self, **kw: Any) -> None:
+        values = self.__dict__
         for name, default, _ in self._FIELDS:
-            object.__setattr__(self, name, list(default) if isinstance(default, list) else default)
-        self.set(**kw)
+            values[name] = list(default) if isinstance(default, list) else default
+        if kw:
+            self.set(**kw)
 
     def __getattr__(self, name: str) -> Any:
         """Only for a name that is not a field (fields are instance attributes)."""
