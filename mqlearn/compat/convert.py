@@ -8,7 +8,6 @@ fields the two structures share, and how each converts, is worked out once per p
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, NamedTuple
 
 from mqlearn.compat.structs import MQOpts
@@ -28,8 +27,18 @@ class Shared(NamedTuple):
     blank: Any
 
 
-@cache
+_SHARED: dict[tuple[str, str], tuple[Shared, ...]] = {}
+
+
 def shared_fields(ours: type[MQOpts], engine: type[MQStruct]) -> tuple[Shared, ...]:
+    key = (f"{ours.__module__}.{ours.__qualname__}", engine.__name__)
+    found = _SHARED.get(key)
+    if found is None:
+        found = _SHARED[key] = _shared(ours, engine)
+    return found
+
+
+def _shared(ours: type[MQOpts], engine: type[MQStruct]) -> tuple[Shared, ...]:
     names = {name for name, _, _ in ours._FIELDS}
     found = []
     for field in engine._LAYOUT:
