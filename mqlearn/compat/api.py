@@ -690,7 +690,9 @@ class Topic:
         host = self._qmgr._connected()
         emd, epmo = md_in(md), pmo_in(pmo)
         with engine_call(self._lib, host):
+            logged = len(host.qm.events)
             self._handle.pub(data, emd, epmo)
+            props.after_publish(host, pmo, host.qm.events[logged:])
             warning = self._handle.last_reason
             if warning:
                 raise self._lib.MQMIError(CMQC.MQCC_WARNING, warning)

@@ -4,13 +4,15 @@ The engine stores a message's descriptor and data; its properties are kept here,
 simulated queue manager, keyed by the message's MsgId: a put whose PMO names a message handle
 (OriginalMsgHandle) records that handle's properties under the MsgId the put gave the message,
 and a get whose GMO names a message handle (MsgHandle) fills that handle with the properties of
-the message it returned. Copies the queue manager makes itself (publications to subscribers,
-reports, dead letters) do not carry them (docs/compat.md).
+the message it returned. Each subscriber's copy of a publication carries the publisher's
+properties; the other messages the queue manager makes itself (reports, dead letters) do not
+(docs/compat.md).
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 from mqlearn.compat import CMQC
@@ -143,6 +145,17 @@ def after_put(host: Host, pmo: Any, md: Any) -> None:
     handle = _HANDLES.get(getattr(pmo, "OriginalMsgHandle", 0) or 0)
     if handle is not None and handle.properties.values:
         host.properties[bytes(md.MsgId)] = dict(handle.properties.values)
+
+
+def after_publish(host: Host, pmo: Any, events: Sequence[Any]) -> None:
+    """A publication's properties go with each subscriber's copy: the copies are the messages
+    the queue manager's event log shows put by the publication."""
+    handle = _HANDLES.get(getattr(pmo, "OriginalMsgHandle", 0) or 0)
+    if handle is None or not handle.properties.values:
+        return
+    for event in events:
+        if event.kind == "put" and event.msg_id is not None:
+            host.properties[bytes(event.msg_id)] = dict(handle.properties.values)
 
 
 def after_get(host: Host, gmo: Any, md: Any) -> None:

@@ -328,3 +328,19 @@ def test_put_and_get_fill_the_resolved_names() -> None:
     gmo = ibmmq.GMO()
     ibmmq.Queue(qmgr, "DEV.QUEUE.1").get(None, ibmmq.MD(), gmo)
     assert gmo.ResolvedQName.strip() == b"DEV.QUEUE.1" and gmo.ReturnedLength == 1
+
+
+def test_each_subscribers_copy_carries_the_publishers_properties() -> None:
+    qmgr = connect(ibmmq)
+    sd = ibmmq.SD(Options=C.MQSO_CREATE | C.MQSO_MANAGED)
+    sd.set_vs("ObjectString", "dev/props")
+    sub = ibmmq.Subscription(qmgr)
+    sub.sub(sub_desc=sd)
+    handle = ibmmq.MessageHandle(qmgr)
+    handle.properties.set("region", "EU")
+    ibmmq.Topic(qmgr, topic_string="dev/props").pub(
+        b"p", ibmmq.MD(), ibmmq.PMO(OriginalMsgHandle=handle.msg_handle)
+    )
+    got = ibmmq.MessageHandle(qmgr)
+    sub.get(None, ibmmq.MD(), ibmmq.GMO(MsgHandle=got.msg_handle))
+    assert got.properties.get("region") == "EU"
