@@ -8,6 +8,7 @@ field is encoded). Beyond ibmmq: ``simulation(name)``, ``queue_manager(name)``,
 ``realtime(name, factor)``, ``reset()``.
 """
 
+from mqlearn.compat.library import lazy_cmqstrc as __getattr__  # noqa: F401 - CMQSTRC on use
 from mqlearn.compat.library import names as _names
 from mqlearn.compat.structs import IBMMQ as _FLAVOUR
 

@@ -7,6 +7,7 @@ defaults (MD, GMO, PMO and OD version 1; ``str`` refused in structure fields). B
 ``simulation(name)``, ``queue_manager(name)``, ``realtime(name, factor)``, ``reset()``.
 """
 
+from mqlearn.compat.library import lazy_cmqstrc as __getattr__  # noqa: F401 - CMQSTRC on use
 from mqlearn.compat.library import names as _names
 from mqlearn.compat.structs import PYMQI as _FLAVOUR
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqlearn.compat import CMQC, CMQSTRC
+from mqlearn.compat import CMQC
 
 
 class Error(Exception):
@@ -44,6 +44,8 @@ class MQMIError(Error):
         if self.comp == CMQC.MQCC_OK:
             return "OK"
         prefix = "WARNING: " if self.comp == CMQC.MQCC_WARNING else "FAILED: "
+        from mqlearn.compat import CMQSTRC  # 0.1 s to load: only when a message is wanted
+
         for names in (CMQSTRC.MQRC_DICT, CMQSTRC.MQRCCF_DICT):
             if self.reason in names:
                 return prefix + names[self.reason]

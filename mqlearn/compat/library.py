@@ -8,7 +8,6 @@ from typing import Any
 from mqlearn.compat import (
     CMQC,
     CMQCFC,
-    CMQSTRC,
     CMQXC,
     api,
     errors,
@@ -20,6 +19,16 @@ from mqlearn.compat import (
 from mqlearn.compat.structs import Flavour
 
 VERSION = "0.1.0+mqlearn"  # the shims' version: mqlearn's, not the library's
+
+
+def lazy_cmqstrc(name: str) -> Any:
+    """A shim module's ``__getattr__``: CMQSTRC (IBM's value-to-name tables, 0.1 s to load)
+    is loaded when a program first uses it."""
+    if name == "CMQSTRC":
+        from mqlearn.compat import CMQSTRC
+
+        return CMQSTRC
+    raise AttributeError(name)
 
 
 def pymqi_cmqc() -> types.ModuleType:
@@ -80,7 +89,6 @@ def names(flavour: Flavour, comp_separator: str, pyif_prefix: str) -> dict[str, 
         "CMQC": pymqi_cmqc() if flavour.name == "pymqi" else CMQC,
         "CMQXC": CMQXC,
         "CMQCFC": CMQCFC,
-        "CMQSTRC": CMQSTRC,
         "Error": Error,
         "MQMIError": MQMIError,
         "PYIFError": PYIFError,
