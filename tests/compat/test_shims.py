@@ -344,3 +344,18 @@ def test_each_subscribers_copy_carries_the_publishers_properties() -> None:
     got = ibmmq.MessageHandle(qmgr)
     sub.get(None, ibmmq.MD(), ibmmq.GMO(MsgHandle=got.msg_handle))
     assert got.properties.get("region") == "EU"
+
+
+def test_the_md_version_decides_whether_a_group_message_comes_behind_an_mqmde() -> None:
+    """Rule MD-07: pymqi's MD (version 1) cannot hold GroupId and MsgFlags, so the message comes
+    behind an MQMDE; ibmmq's (version 2) gets them in the descriptor."""
+    put = ibmmq.MD(GroupId=b"G" * 24, MsgFlags=C.MQMF_LAST_MSG_IN_GROUP)
+    ibmmq.connect("QM1").put1("DEV.QUEUE.1", b"body", put)
+    ibmmq.connect("QM1").put1("DEV.QUEUE.1", b"body", put)
+    old = pymqi.MD()
+    data = pymqi.Queue(connect(pymqi), "DEV.QUEUE.1").get(None, old)
+    assert old.Format == C.MQFMT_MD_EXTENSION and data.startswith(C.MQMDE_STRUC_ID)
+    assert data.endswith(b"body")
+    new = ibmmq.MD()
+    assert ibmmq.Queue(connect(ibmmq), "DEV.QUEUE.1").get(None, new) == b"body"
+    assert new.GroupId == b"G" * 24 and new.MsgFlags == C.MQMF_LAST_MSG_IN_GROUP
