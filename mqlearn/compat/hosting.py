@@ -161,6 +161,21 @@ def developer_container(name: str, sim: Simulation | None = None) -> Host:
     return host
 
 
+def serve(qm: QueueManager, port: int = DEFAULT_PORT) -> Host:
+    """Let pymqi and ibmmq programs connect to an engine QueueManager made elsewhere (a notebook's
+    ``mq.QueueManager("QM1")``), through the developer container's two channels; its queues are
+    left as they are (no DEV objects are added). Replaces any simulated queue manager of its name.
+    """
+    made = Host(qm, port=port)
+    made.channels = {APP_CHANNEL: {"app"}, ADMIN_CHANNEL: {"admin"}}
+    made.passwords = {"app": None, "admin": None}
+    made.channel_types = {APP_CHANNEL: SVRCONN, ADMIN_CHANNEL: SVRCONN}
+    made.models = {MODEL_QUEUE: Model(MODEL_QUEUE), APP_MODEL_QUEUE: Model(APP_MODEL_QUEUE)}
+    with _HOSTS_LOCK:
+        _HOSTS[qm.name] = made
+    return made
+
+
 def host(name: str = DEFAULT_QMGR, *, create: bool = True) -> Host:
     """The simulated queue manager called ``name`` (made on first use when ``create``)."""
     with _HOSTS_LOCK:

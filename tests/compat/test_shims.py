@@ -359,3 +359,14 @@ def test_the_md_version_decides_whether_a_group_message_comes_behind_an_mqmde() 
     new = ibmmq.MD()
     assert ibmmq.Queue(connect(ibmmq), "DEV.QUEUE.1").get(None, new) == b"body"
     assert new.GroupId == b"G" * 24 and new.MsgFlags == C.MQMF_LAST_MSG_IN_GROUP
+
+
+def test_a_notebooks_own_queue_manager_can_be_served_to_programs() -> None:
+    import mqlearn as mq
+
+    qm = mq.QueueManager("QM7")
+    qm.define_qlocal("APP.IN")
+    pymqi.serve(qm, port=1417)
+    qmgr = pymqi.connect("QM7", "DEV.ADMIN.SVRCONN", "localhost(1417)", "admin", "x")
+    qmgr.put1("APP.IN", b"from a pymqi program")
+    assert qm.curdepth("APP.IN") == 1
