@@ -30,7 +30,6 @@ from mqlearn.mqi.errors import MQWarning
 T = TypeVar("T")
 _TRUNCATED = re.compile(r"message is (\d+) bytes")
 _INPUT = CMQC.MQOO_INPUT_AS_Q_DEF | CMQC.MQOO_INPUT_SHARED | CMQC.MQOO_INPUT_EXCLUSIVE
-_TEXT_FIELDS_MD = ("Format",)
 
 
 def text(value: bytes | str | None) -> str:
@@ -856,8 +855,7 @@ class _Waiting:
             with engine_call(lib, host):
                 data: bytes = handle.get(limit, emd, egmo)
                 return data
-        egmo.Options = options & ~CMQC.MQGMO_WAIT
-        wanted_id, wanted_correl = emd.MsgId, emd.CorrelId
+        egmo.Options = options & ~CMQC.MQGMO_WAIT  # restored before the GMO goes back
         with host.lock:
             host.sync()
             deadline = None if wait == CMQC.MQWI_UNLIMITED else host.sim.now + wait
@@ -871,7 +869,6 @@ class _Waiting:
                 if error.reason != CMQC.MQRC_NO_MSG_AVAILABLE:
                     egmo.Options = options
                     raise
-                emd.MsgId, emd.CorrelId = wanted_id, wanted_correl
             with host.lock:
                 host.sync()
                 now = host.sim.now
