@@ -169,13 +169,12 @@ def test_a_real_time_wait_blocks_until_another_threads_put() -> None:
         got.append(pymqi.Queue(connect(pymqi), "DEV.QUEUE.1").get(None, pymqi.MD(), gmo))
 
     thread = threading.Thread(target=consumer)
-    started = time.monotonic()
     thread.start()
     time.sleep(0.2)
     assert got == []  # still waiting
     connect(pymqi).put1("DEV.QUEUE.1", b"now")
     thread.join(3)
-    assert got == [b"now"] and time.monotonic() - started < 3
+    assert got == [b"now"]
 
 
 def test_dynamic_queue_names_are_unique() -> None:

@@ -17,9 +17,9 @@ for _ in range(2):
     sub = pymqi.Subscription(qmgr)
     sub.sub(sub_desc=sd)
     subs.append(sub)
-pymqi.Topic(qmgr, topic_string="dev/quotes").pub(b"quote", pymqi.MD(Expiry=3))
+pymqi.Topic(qmgr, topic_string="dev/quotes").pub(b"quote", pymqi.MD(Expiry=10))
 assert subs[0].get() == b"quote"  # the fast subscriber
-time.sleep(0.5)
+time.sleep(1.5)
 try:
     subs[1].get()  # the slow one's copy has expired on its own
 except pymqi.MQMIError as e:
