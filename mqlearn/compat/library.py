@@ -9,12 +9,15 @@ from mqlearn.compat import (
     CMQC,
     CMQCFC,
     CMQXC,
-    api,
+    calls,
+    connection,
     errors,
     hosting,
     pcf,
     pcf_types,
     properties,
+    queue,
+    topics,
 )
 from mqlearn.compat.structs import Flavour
 
@@ -52,9 +55,9 @@ def names(flavour: Flavour, comp_separator: str, pyif_prefix: str) -> dict[str, 
     class PYIFError(errors.PYIFError, Error):
         _PREFIX = pyif_prefix
 
-    lib = api.Library(flavour, MQMIError, PYIFError)
+    lib = calls.Library(flavour, MQMIError, PYIFError)
 
-    class QueueManager(api.QueueManager):
+    class QueueManager(connection.QueueManager):
         _LIB = lib
 
     class PCFExecute(pcf.PCFMixin, QueueManager):
@@ -93,12 +96,12 @@ def names(flavour: Flavour, comp_separator: str, pyif_prefix: str) -> dict[str, 
         "MQMIError": MQMIError,
         "PYIFError": PYIFError,
         "QueueManager": QueueManager,
-        "Queue": api.Queue,
-        "Topic": api.Topic,
-        "Subscription": api.Subscription,
+        "Queue": queue.Queue,
+        "Topic": topics.Topic,
+        "Subscription": topics.Subscription,
         "PCFExecute": PCFExecute,
         "MessageHandle": MessageHandle,
-        "connect": api.connect_function(QueueManager),
+        "connect": connection.connect_function(QueueManager),
         "simulation": simulation,
         "queue_manager": queue_manager,
         "realtime": realtime,

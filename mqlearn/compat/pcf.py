@@ -19,9 +19,10 @@ from collections.abc import Callable
 from typing import Any
 
 from mqlearn.compat import CMQC, CMQCFC, CMQXC, dynamic, inquiry
-from mqlearn.compat.api import Queue, engine_call, text
+from mqlearn.compat.calls import engine_call, text
 from mqlearn.compat.hosting import Host, Model
 from mqlearn.compat.pcf_types import CFH, ByteString, PCFStructure, _Filter, passes
+from mqlearn.compat.queue import Queue
 from mqlearn.engine.objects import QAlias, QLocal, QRemote
 
 _TYPES = {

@@ -25,7 +25,7 @@ def _text(value: Any) -> str:
 
 
 def subscribe(sub: Any, host: Host, sd: Any) -> None:
-    from mqlearn.compat.api import Queue
+    from mqlearn.compat.queue import Queue
 
     lib = sub._lib
     qm = host.qm
