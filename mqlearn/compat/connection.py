@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from mqlearn.compat import CMQC, hosting
+from mqlearn.compat import CMQC, hosting, inquiry
 from mqlearn.compat.calls import Library, T, engine_call, text
 from mqlearn.compat.hosting import Host
 from mqlearn.compat.queue import Queue
@@ -199,8 +199,6 @@ class QueueManager:
 
     def inquire(self, selectors: Any) -> Any:
         """MQINQ on the queue manager: one selector gives its value, a list a dict."""
-        from mqlearn.compat import inquiry
-
         host = self._connected()
         with engine_call(self._LIB, host):
             return inquiry.inquire_qmgr(self._LIB, host, selectors)

@@ -11,6 +11,7 @@ from typing import Any
 
 from mqlearn.compat import CMQC
 from mqlearn.compat.hosting import Host
+from mqlearn.mqi.errors import MQMIError  # the engine's: engine_call turns it into the library's
 
 MAX_NAME = 48
 
@@ -55,8 +56,6 @@ def on_close(host: Host, name: str, options: int, *, creator: bool) -> None:
         delete(host, name)
     elif options & CMQC.MQCO_DELETE:
         if host.qm.curdepth(name):
-            from mqlearn.mqi.errors import MQMIError
-
             raise MQMIError(CMQC.MQCC_FAILED, CMQC.MQRC_Q_NOT_EMPTY)
         delete(host, name)
 

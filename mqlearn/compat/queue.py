@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.compat import CMQC, authority
+from mqlearn.compat import CMQC, authority, dynamic, inquiry
 from mqlearn.compat import properties as props
 from mqlearn.compat.calls import (
     Library,
@@ -85,8 +85,6 @@ class Queue:
             self._real_open()
 
     def _real_open(self) -> None:
-        from mqlearn.compat import dynamic
-
         if self._od is None:
             raise self._lib.PYIFError("The Queue Descriptor has not been set.")
         host = self._qmgr._connected()
@@ -235,8 +233,6 @@ class Queue:
     def close(self, options: int = CMQC.MQCO_NONE) -> None:
         """MQCLOSE; a temporary dynamic queue is deleted with its messages (and a permanent one
         with MQCO_DELETE / MQCO_DELETE_PURGE)."""
-        from mqlearn.compat import dynamic
-
         if self._handle is None:
             raise self._lib.PYIFError("not open")
         host = self._qmgr._connected()
@@ -255,8 +251,6 @@ class Queue:
 
     def inquire(self, selectors: Any) -> Any:
         """MQINQ on the queue (opened for inquire if it is not open)."""
-        from mqlearn.compat import inquiry
-
         self._open_for(CMQC.MQOO_INQUIRE)
         host = self._qmgr._connected()
         with engine_call(self._lib, host):
@@ -266,8 +260,6 @@ class Queue:
 
     def set(self, *args: Any) -> None:
         """MQSET: ``set(selector, value)`` or ``set({selector: value, ...})``."""
-        from mqlearn.compat import inquiry
-
         self._open_for(CMQC.MQOO_SET)
         host = self._qmgr._connected()
         values = args[0] if len(args) == 1 and isinstance(args[0], dict) else {args[0]: args[1]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.compat import CMQC, authority
+from mqlearn.compat import CMQC, authority, subscribing
 from mqlearn.compat import properties as props
 from mqlearn.compat.calls import T, common_q_args, encode_payload, engine_call, text
 from mqlearn.compat.convert import from_engine, md_in, pmo_in
@@ -170,8 +170,6 @@ class Subscription:
         topic_name: Any = None,
         topic_string: Any = None,
     ) -> None:
-        from mqlearn.compat import subscribing
-
         if topic_name:
             self.topic_name = topic_name
         if topic_string:
@@ -203,8 +201,6 @@ class Subscription:
         close_sub_queue: bool = False,
         close_sub_queue_options: int = CMQC.MQCO_NONE,
     ) -> None:
-        from mqlearn.compat import subscribing
-
         if self._subscription is None:
             raise self._lib.PYIFError("Subscription not open.")
         host = self._qmgr._connected()
