@@ -33,6 +33,32 @@ COMMAND_QUEUE = "SYSTEM.ADMIN.COMMAND.QUEUE"
 SVRCONN = 7  # MQCHT_SVRCONN
 
 
+APP_GROUP = "mqclient"  # the developer container's group for app
+# MQAUTH_* values (CMQCFC) the developer configuration grants
+_BROWSE, _CONNECT, _INPUT, _INQUIRE, _OUTPUT, _PUBLISH, _SUBSCRIBE = 2, 5, 9, 10, 11, 19, 20
+_Q, _Q_MGR, _TOPIC = 1, 5, 8  # MQOT_*
+
+
+@dataclass
+class AuthRecord:
+    """SET AUTHREC PROFILE(profile) OBJTYPE(object_type) AUTHADD(...) for one principal or group."""
+
+    profile: str
+    object_type: int  # MQOT_Q, MQOT_TOPIC, MQOT_Q_MGR
+    authorities: set[int] = field(default_factory=set)
+
+
+def developer_records() -> dict[str, list[AuthRecord]]:
+    """The developer configuration's authority records, by the group they are set for."""
+    return {
+        APP_GROUP: [
+            AuthRecord("QM", _Q_MGR, {_CONNECT, _INQUIRE}),
+            AuthRecord("DEV.**", _Q, {_BROWSE, _INPUT, _INQUIRE, _OUTPUT}),
+            AuthRecord("DEV.**", _TOPIC, {_PUBLISH, _SUBSCRIBE}),
+        ]
+    }
+
+
 @dataclass
 class Model:
     """A model queue (DEFINE QMODEL): what a dynamic queue made from it gets."""
@@ -60,6 +86,8 @@ class Host:
     properties: dict[bytes, dict[str, Any]] = field(default_factory=dict)  # MsgId -> properties
     opened: dict[str, list[int]] = field(default_factory=dict)  # queue -> [input, output] opens
     created_by_app: set[str] = field(default_factory=set)  # dynamic queues user app made
+    # principal or group -> its authority records (mqlearn/compat/authority.py applies them)
+    auth_records: dict[str, list[AuthRecord]] = field(default_factory=developer_records)
     lock: threading.RLock = field(default_factory=threading.RLock)
     factor: float | None = None  # None: virtual time; else wall seconds x factor
     _wall0: float = 0.0

@@ -31,7 +31,7 @@ def lazy_cmqstrc(name: str) -> Any:
         from mqlearn.compat import CMQSTRC
 
         return CMQSTRC
-    raise AttributeError(name)
+    raise AttributeError(f"the simulated library has no attribute {name!r} (docs/compat.md)")
 
 
 def pymqi_cmqc() -> types.ModuleType:

@@ -18,7 +18,7 @@ import fnmatch
 from collections.abc import Callable
 from typing import Any
 
-from mqlearn.compat import CMQC, CMQCFC, CMQXC, dynamic, inquiry
+from mqlearn.compat import CMQC, CMQCFC, CMQXC, authority, dynamic, inquiry
 from mqlearn.compat.calls import engine_call, text
 from mqlearn.compat.hosting import Host, Model
 from mqlearn.compat.pcf_types import CFH, ByteString, PCFStructure, _Filter, passes
@@ -264,6 +264,9 @@ def run(lib: Any, host: Host, command: str, params: dict[int, Any]) -> list[dict
         return []
     if command in CHANNEL_COMMANDS:
         return _channels(lib, host, command, params)
+    if command == "MQCMD_SET_AUTH_REC":
+        authority.set_auth_rec(host, params)
+        return []
     raise _fail(lib, CMQCFC.MQRCCF_COMMAND_FAILED, f"{command} is not simulated")
 
 

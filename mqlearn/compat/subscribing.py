@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mqlearn.compat import CMQC, authority, dynamic
+from mqlearn.compat import CMQC, CMQCFC, authority, dynamic
 from mqlearn.compat.hosting import Host
 
 
@@ -49,7 +49,7 @@ def subscribe(sub: Any, host: Host, sd: Any) -> None:
             topic_object = _text(sd.ObjectName) or None
             topic_string = _text(sd.get_vs("ObjectString")) or None
             full = qm.pubsub.full_topic_string(topic_object, topic_string)
-            authority.check_topic(lib, host, sub._qmgr._user, full)
+            authority.check_topic(lib, host, sub._qmgr._user, full, CMQCFC.MQAUTH_SUBSCRIBE)
             if managed:
                 model = "SYSTEM.DURABLE.MODEL.QUEUE" if durable else "SYSTEM.NDURABLE.MODEL.QUEUE"
                 prefix = "SYSTEM.MANAGED.DURABLE.*" if durable else "SYSTEM.MANAGED.NDURABLE.*"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.compat import CMQC, authority, subscribing
+from mqlearn.compat import CMQC, CMQCFC, authority, subscribing
 from mqlearn.compat import properties as props
 from mqlearn.compat.calls import T, common_q_args, encode_payload, engine_call, text
 from mqlearn.compat.convert import from_engine, md_in, pmo_in
@@ -45,7 +45,9 @@ class Topic:
         string = text(self.topic_string) or None
         with engine_call(self._lib, host):
             handle = EngineTopic(host.qm, name, string, options)
-            authority.check_topic(self._lib, host, self._qmgr._user, handle.topic_string)
+            authority.check_topic(
+                self._lib, host, self._qmgr._user, handle.topic_string, CMQCFC.MQAUTH_PUBLISH
+            )
             self._handle = handle
 
     def open(

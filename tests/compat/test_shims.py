@@ -369,3 +369,44 @@ def test_a_notebooks_own_queue_manager_can_be_served_to_programs() -> None:
     qmgr = pymqi.connect("QM7", "DEV.ADMIN.SVRCONN", "localhost(1417)", "admin", "x")
     qmgr.put1("APP.IN", b"from a pymqi program")
     assert qm.curdepth("APP.IN") == 1
+
+
+def test_an_administrator_can_grant_app_an_authority() -> None:
+    """MQCMD_SET_AUTH_REC: app may then open DEV.QUEUE.1 for MQSET, and no longer once removed."""
+    app = connect(pymqi)
+    pcf = pymqi.PCFExecute(admin(pymqi))
+    cfc = pymqi.CMQCFC
+
+    def grant(key: int) -> None:
+        pcf.MQCMD_SET_AUTH_REC(
+            {
+                cfc.MQCACF_AUTH_PROFILE_NAME: b"DEV.QUEUE.*",
+                cfc.MQIACF_OBJECT_TYPE: C.MQOT_Q,
+                key: [cfc.MQAUTH_SET],
+                cfc.MQCACF_PRINCIPAL_ENTITY_NAMES: [b"app"],
+            }
+        )
+
+    assert reason_of(lambda: pymqi.Queue(app, "DEV.QUEUE.1", C.MQOO_SET)) == 2035
+    grant(cfc.MQIACF_AUTH_ADD_AUTHS)
+    pymqi.Queue(app, "DEV.QUEUE.1", C.MQOO_SET).close()
+    grant(cfc.MQIACF_AUTH_REMOVE_AUTHS)
+    assert reason_of(lambda: pymqi.Queue(app, "DEV.QUEUE.1", C.MQOO_SET)) == 2035
+
+
+@pytest.mark.parametrize(
+    ("profile", "name", "expected"),
+    [
+        ("DEV.**", "DEV.QUEUE.1", True),
+        ("DEV.**", "DEV", True),
+        ("DEV.**", "DEVX.Q", False),
+        ("A.**.B", "A.X.Y.B", True),
+        ("**.B", "B", True),
+        ("DEV.*", "DEV.Q.1", False),
+        ("Q?", "Q1", True),
+    ],
+)
+def test_generic_profiles_match_as_the_oam_says(profile: str, name: str, expected: bool) -> None:
+    from mqlearn.compat.authority import matches
+
+    assert matches(profile, name) is expected
