@@ -90,6 +90,7 @@ class Host:
     auth_records: dict[str, list[AuthRecord]] = field(default_factory=developer_records)
     lock: threading.RLock = field(default_factory=threading.RLock)
     factor: float | None = None  # None: virtual time; else wall seconds x factor
+    warned_virtual_wait: bool = False  # a thread's MQGMO_WAIT on the virtual clock was reported
     _wall0: float = 0.0
     _virtual0: int = 0
     _counter: int = 0

@@ -4,6 +4,8 @@ truncation and wait behaviour, MQCLOSE, MQINQ and MQSET on a queue."""
 from __future__ import annotations
 
 import re
+import threading
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from mqlearn.compat import CMQC, authority, dynamic, inquiry
@@ -280,6 +282,26 @@ class Queue:
         return self._qmgr
 
 
+class VirtualWaitWarning(UserWarning):
+    """A thread waits on the virtual clock, which moves at once to the end of the wait."""
+
+
+def _warn_virtual_wait(host: Host) -> None:
+    """Once per queue manager: a thread other than the main one waits on the virtual clock, so
+    its wait runs the shared clock forward at once instead of waiting for another thread."""
+    if host.warned_virtual_wait:
+        return
+    host.warned_virtual_wait = True
+    warnings.warn(
+        VirtualWaitWarning(
+            f"a thread waits with MQGMO_WAIT on {host.qm.name}'s virtual clock: the wait moves the "
+            f"clock at once. For threads that wait on each other, call "
+            f"realtime({host.qm.name!r}) first (docs/compat.md, Threads and time)"
+        ),
+        stacklevel=4,
+    )
+
+
 class _Waiting:
     """MQGET with MQGMO_WAIT: on the virtual clock the engine waits (moving the clock); in
     real-time mode the calling thread blocks until a put or the clock satisfies it."""
@@ -296,6 +318,8 @@ class _Waiting:
         options = egmo.Options
         wait = egmo.WaitInterval if options & CMQC.MQGMO_WAIT else None
         if host.factor is None or wait is None:
+            if wait is not None and threading.current_thread() is not threading.main_thread():
+                _warn_virtual_wait(host)
             with engine_call(lib, host):
                 data: bytes = handle.get(limit, emd, egmo)
                 return data

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+import warnings
 from types import ModuleType
 
 import pytest
@@ -410,3 +411,23 @@ def test_generic_profiles_match_as_the_oam_says(profile: str, name: str, expecte
     from mqlearn.compat.authority import matches
 
     assert matches(profile, name) is expected
+
+
+def test_a_threads_wait_on_the_virtual_clock_is_reported_once() -> None:
+    from mqlearn.compat.queue import VirtualWaitWarning
+
+    qmgr = connect(pymqi)
+    caught: list[list[object]] = []
+
+    def waiter() -> None:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            for _ in range(2):
+                gmo = pymqi.GMO(Options=C.MQGMO_WAIT, WaitInterval=1000)
+                assert reason_of(lambda g=gmo: pymqi.Queue(qmgr, "DEV.QUEUE.1").get(None, None, g))
+            caught.append([w.category for w in seen])
+
+    thread = threading.Thread(target=waiter)
+    thread.start()
+    thread.join(5)
+    assert caught == [[VirtualWaitWarning]]
