@@ -1,8 +1,9 @@
 """The layers of mqlearn, as the code imports them: nothing imports a layer above its own.
 
-mqi (and the rule catalogue's ``rules``) < engine < interop < patterns < {viz, checks, pipeline}
-< cli. The three top libraries do not import one another. ``from mqlearn import …`` (the package's
-facade, which loads engine, interop and patterns) counts as importing ``patterns``. Run by
+mqi (and the rule catalogue's ``rules``) < engine < interop < compat < {pymqi, ibmmq} < patterns
+< {viz, checks, pipeline} < cli. ``compat`` is what the pymqi and ibmmq shims share. The three top
+libraries do not import one another. ``from mqlearn import …`` (the package's facade, which loads
+engine, interop and patterns) counts as importing ``patterns``. Run by
 ``make lint``.
 """
 
@@ -14,8 +15,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mqlearn"
-TIERS = (("mqi", "rules"), ("engine",), ("interop",), ("patterns",), ("viz", "checks", "pipeline"),
-         ("cli",))  # fmt: skip
+TIERS = (("mqi", "rules"), ("engine",), ("interop",), ("compat",), ("pymqi", "ibmmq"), ("patterns",),
+         ("viz", "checks", "pipeline"), ("cli",))  # fmt: skip
 TIER = {layer: rank for rank, layers in enumerate(TIERS) for layer in layers}
 FACADE = "patterns"  # the highest layer mqlearn/__init__.py imports
 
