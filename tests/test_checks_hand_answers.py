@@ -20,7 +20,10 @@ BY_HAND: dict[str, tuple[object, str]] = {
     "nb01.q3": (60, "the lowest cap on the path, the alias's 100, less 4 s (EXP-06)"),
     "nb01.q4": (16, "bytes 17-20 counted from 1 start at offset 16 (MD-01)"),
     "nb02.q1": (2, "the browse discards A on its way to B; C stays behind B (EXP-21, EXP-25)"),
-    "nb02.q2": (C.MQRC_NO_MSG_AVAILABLE, "both expired: discarded, nothing live (EXP-26)"),
+    "nb02.q2": (
+        (C.MQRC_NO_MSG_AVAILABLE, 5),
+        "both expired: discarded, nothing live, the whole 5000 ms waited (EXP-26)",
+    ),
     "nb02.q3": (1, "A and B expired but count, so C makes depth 3 = TRIGDPTH (TRG-02)"),
     "nb02.q4": (1, "the task at 300 s removes A (10 s) and C (100 s); B has 10 min (EXP-28)"),
     "nb02.q5": (3, "A and B on APP.IN, C on APP.OUT match APP.*; D does not (EXP-28)"),
@@ -32,7 +35,10 @@ BY_HAND: dict[str, tuple[object, str]] = {
     "nb04.q2": (60, "WITH_DATA copies up to 100 bytes; the message had 60 (RPT-04)"),
     "nb04.q3": ("DLQ", "the reply queue does not exist, so the dead-letter queue (RPT-06)"),
     "nb04.q4": (C.MQRC_UNKNOWN_OBJECT_NAME, "GONE.Q is not defined: 2085 in the MQDLH (RPT-06)"),
-    "nb04.q5": (0, "no get and no expiry task: nothing is discarded, no report (RPT-02)"),
+    "nb04.q5": (
+        (3, 0),
+        "no get and no expiry task: all three stay, nothing is discarded, no report (RPT-02)",
+    ),
     "nb05.q1": (
         C.MQRC_NO_MSG_AVAILABLE,
         "A's 2 s began at the put and ended before the commit at 3 s (EXP-05)",

@@ -8,11 +8,12 @@ from typing import Self
 
 import mqlearn as mq
 from mqlearn import CMQC
-from mqlearn.checks.answers import Choice, Number, Reason
+from mqlearn.checks.answers import Choice, Number, Numbers, Reason
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters, get_reason
 from mqlearn.checks.variants import Variant
 from mqlearn.checks.wording import capitalized, duration_words, listing, number_words
+from mqlearn.mqi.errors import reason_name
 
 REPORT_LIFETIME_S = 60  # what MQRO_PASS_DISCARD_AND_EXPIRY gives an expiration report (RPT-07)
 
@@ -208,34 +209,73 @@ q3 = Exercise(
 )
 
 
-def _dead_letter_reason(p: ExpiredThenGot = ExpiredThenGot()) -> Outcome:
-    """The same missing reply-to queue; read the MQDLH in front of the report on the DLQ."""
+@dataclass(frozen=True)
+class RefusedReport(Variant):
+    """q4: why the report cannot be put where the message says: its ReplyToQ does not exist,
+    REPLY.Q is PUT(DISABLED) or full (MAXDEPTH 0), or ReplyToQMgr names a queue manager this one
+    has no route to; and the lifetime and the wait."""
+
+    reply_q: str = "GONE.Q"
+    reply_qmgr: str = ""
+    put: str = "ENABLED"
+    maxdepth: int = 5000
+    expiry: int = 10
+    wait_s: int = 2
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        timing = ExpiredThenGot.draw(rng)
+        refused = rng.choice(
+            [
+                ("GONE.Q", "", "ENABLED", 5000),
+                ("REPLY.Q", "", "DISABLED", 5000),
+                ("REPLY.Q", "", "ENABLED", 0),
+                ("REPLY.Q", "QM9", "ENABLED", 5000),
+            ]
+        )
+        return cls(*refused, timing.expiry, timing.wait_s)
+
+
+def _dead_letter_reason(p: RefusedReport = RefusedReport()) -> Outcome:
+    """The report cannot be put where the message asks; read the MQDLH in front of it on the
+    DLQ."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     qm.define_qlocal("DLQ")
     qm.alter_qmgr(deadq="DLQ")
-    md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="GONE.Q")
+    qm.define_qlocal("REPLY.Q", put=p.put, maxdepth=p.maxdepth)
+    md = mq.MD(
+        Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=p.reply_q, ReplyToQMgr=p.reply_qmgr
+    )
     Letters().put(mq.Queue(qm, "APP.IN"), "A", md)
     qm.sim.advance(seconds=p.wait_s)
     get_reason(mq.Queue(qm, "APP.IN"))
     dead_md = mq.MD(Version=CMQC.MQMD_VERSION_2)  # version 2: the data starts with the MQDLH
     dlh = mq.MQDLH.unpack(mq.Queue(qm, "DLQ").get(None, dead_md))
     # the answer: dlh.Reason
-    return Outcome(dlh.Reason, {"feedback": dead_md.Feedback, "no_msg": CMQC.MQRC_NO_MSG_AVAILABLE})
+    return Outcome(
+        dlh.Reason,
+        {
+            "feedback": dead_md.Feedback,
+            "no_msg": CMQC.MQRC_NO_MSG_AVAILABLE,
+            "name": reason_name(dlh.Reason),
+            "destination": f"{dlh.DestQName.strip()} at {dlh.DestQMgrName.strip()}",
+        },
+    )
 
 
 q4 = Exercise(
     "nb04.q4",
     question="The report on the DLQ starts with an MQDLH. Which Reason does the MQDLH give?",
     scenario=_dead_letter_reason,
-    form=Reason(),
+    form=Reason(example="MQRC_NOT_AUTHORIZED"),
     rules=("RPT-06",),
     explanation=(
         "The dead-letter header records why the message could not be put where it was going: "
         "the reason code the failed put to the reply-to queue would have returned."
     ),
-    hint="What reason code does MQOPEN or MQPUT give for a queue name nobody defined?",
-    confirm="MQRC_UNKNOWN_OBJECT_NAME: GONE.Q does not exist.",
+    hint="The report goes to ReplyToQ {p.reply_q}. What would a put there fail with?",
+    confirm="{name}: the put of the report to {destination} failed with that reason.",
     misconceptions=(
         Misconception(
             "feedback",
@@ -243,13 +283,13 @@ q4 = Exercise(
         ),
         Misconception("no_msg", "2033 is what the consumer's get returned, not the put's reason."),
     ),
-    variants=ExpiredThenGot,
+    variants=RefusedReport,
 )
 
 
 @dataclass(frozen=True)
 class NobodyLooks(Variant):
-    """q5: two to five messages asking for reports, their lifetime, and a wait (whole seconds)
+    """q5: two to six messages asking for reports, their lifetime, and a wait (whole seconds)
     after which they are all over."""
 
     letters: str = "ABC"
@@ -259,7 +299,7 @@ class NobodyLooks(Variant):
     @classmethod
     def draw(cls, rng: Random) -> Self:
         wait_s = rng.randrange(2, 600)
-        return cls("ABCDE"[: rng.randrange(2, 6)], rng.randrange(1, 10 * wait_s - 9), wait_s)
+        return cls("ABCDEF"[: rng.randrange(2, 7)], rng.randrange(1, 10 * wait_s - 9), wait_s)
 
     @property
     def later(self) -> str:
@@ -289,28 +329,38 @@ def _reports_before_any_get(p: NobodyLooks = NobodyLooks()) -> Outcome:
         md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")
         letters.put(q, letter, md)
     qm.sim.advance(seconds=p.wait_s)
-    # the answer: CURDEPTH of REPLY.Q
+    # the answer: (CURDEPTH of APP.IN, CURDEPTH of REPLY.Q)
     eligible = int(qm.queue_frame("APP.IN")["expired"].sum())
-    return Outcome(qm.curdepth("REPLY.Q"), {"at_eligibility": eligible}, letters.story(qm))
+    return Outcome(
+        (qm.curdepth("APP.IN"), qm.curdepth("REPLY.Q")),
+        {"at_eligibility": (0, eligible), "reported_kept": (eligible, eligible)},
+        letters.story(qm),
+    )
 
 
 q5 = Exercise(
     "nb04.q5",
     question=(
         "This queue manager runs no expiry task (ExpiryInterval 0). {p.later} later, how many "
-        "reports are waiting on REPLY.Q?"
+        "messages are on APP.IN, and how many reports are waiting on REPLY.Q? Answer "
+        "(APP.IN depth, REPLY.Q depth)."
     ),
     scenario=_reports_before_any_get,
-    form=Number(example=3),
+    form=Numbers("APP.IN depth", "REPLY.Q depth"),
     rules=("RPT-02", "EXP-20"),
     explanation=(
         "An expiration report is sent when the message is actually discarded, not at the moment "
         "it becomes eligible; and becoming eligible discards nothing by itself."
     ),
     hint="Has anything discarded {p.any_of_them} yet? This queue manager runs no expiry task.",
-    confirm="{p.all_of_them} are eligible, none discarded: no reports yet.",
+    confirm="{p.all_of_them} are eligible, none discarded: all still count, no reports yet.",
     misconceptions=(
-        Misconception("at_eligibility", "Reports wait for the discard, not for eligibility."),
+        Misconception(
+            "at_eligibility",
+            "An expired message stays on the queue until something discards it, and its report "
+            "waits for the discard.",
+        ),
+        Misconception("reported_kept", "Reports wait for the discard, not for eligibility."),
     ),
     variants=NobodyLooks,
 )
