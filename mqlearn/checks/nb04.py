@@ -154,17 +154,18 @@ q2 = Exercise(
     variants=ShortMessage,
 )
 
-WHERE_IT_WENT = {  # confirm texts, by where the report landed
-    "DLQ": "It waits on the DLQ behind an MQDLH that says why it could not be delivered.",
-    "nowhere": "No dead-letter queue could take it, so the queue manager threw it away.",
-}
+SYSTEM_DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
+REPORT_PLACES = ("GONE.Q", "REPLY.Q", "DLQ", SYSTEM_DLQ, "nowhere")  # q3's choices
 
 
 @dataclass(frozen=True)
 class DeadLetterQueue(Variant):
-    """q3: the queue manager's DEADQ (the DLQ defined, none, or a queue that does not exist),
-    the lifetime and the wait."""
+    """q3: the message's ReplyToQ (GONE.Q, which does not exist, or REPLY.Q), whether REPLY.Q
+    takes puts, the queue manager's DEADQ (one of two queues defined, none, or a queue that
+    does not exist), the lifetime and the wait. Drawn so that each place is as likely."""
 
+    reply_q: str = "GONE.Q"
+    reply_put: str = "ENABLED"
     deadq: str = "DLQ"
     expiry: int = 10
     wait_s: int = 2
@@ -172,38 +173,52 @@ class DeadLetterQueue(Variant):
     @classmethod
     def draw(cls, rng: Random) -> Self:
         timing = ExpiredThenGot.draw(rng)
-        return cls(rng.choice(["DLQ", "DLQ", "", "NO.SUCH.DLQ"]), timing.expiry, timing.wait_s)
+        refused = rng.choice([("GONE.Q", "ENABLED"), ("REPLY.Q", "DISABLED")])
+        reply_q, reply_put = ("REPLY.Q", "ENABLED") if rng.random() < 0.25 else refused
+        deadq = rng.choice(["DLQ", SYSTEM_DLQ, rng.choice(["", "NO.SUCH.DLQ"])])
+        return cls(reply_q, reply_put, deadq, timing.expiry, timing.wait_s)
 
 
 def _missing_reply_queue(p: DeadLetterQueue = DeadLetterQueue()) -> Outcome:
-    """The reply-to queue named by the message does not exist; the queue manager may have a
-    DLQ."""
+    """The message names a reply-to queue; the queue manager may have a DLQ."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
+    qm.define_qlocal("REPLY.Q", put=p.reply_put)
     qm.define_qlocal("DLQ")
+    qm.define_qlocal("SYSTEM.DEAD.LETTER.QUEUE")
     qm.alter_qmgr(deadq=p.deadq)
     letters = Letters()
-    md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="GONE.Q")
+    md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=p.reply_q)
     letters.put(mq.Queue(qm, "APP.IN"), "A", md)
     qm.sim.advance(seconds=p.wait_s)
     get_reason(mq.Queue(qm, "APP.IN"))  # 2033: A is discarded, a report is due
     # the answer: the queue the report landed on
     landed = [e.queue for e in qm.events if e.kind == "put" and e.cause == "qmgr"]
     where = landed[0] if landed else "nowhere"
-    return Outcome(where, {"where_it_went": WHERE_IT_WENT.get(where, "")}, letters.story(qm))
+    if where == p.reply_q:
+        went = f"{where} takes it: the report goes where the message asked."
+    elif where == "nowhere":
+        went = "No dead-letter queue could take it, so the queue manager threw it away."
+    else:
+        went = f"It waits on {where}, this queue manager's DEADQ, behind an MQDLH saying why."
+    return Outcome(where, {"where_it_went": went}, letters.story(qm))
 
 
 q3 = Exercise(
     "nb04.q3",
-    question="Where does the expiration report end up: 'GONE.Q', 'DLQ' or 'nowhere'?",
+    question=(
+        "Where does the expiration report end up: 'GONE.Q', 'REPLY.Q', 'DLQ', "
+        "'SYSTEM.DEAD.LETTER.QUEUE' or 'nowhere'?"
+    ),
     scenario=_missing_reply_queue,
-    form=Choice(["GONE.Q", "DLQ", "nowhere"]),
+    form=Choice(REPORT_PLACES),
     rules=("RPT-06",),
     explanation=(
         "A report goes to the message's ReplyToQ; when it cannot be put there it goes to the "
-        "dead-letter queue, and only when that fails too (or there is none) is it thrown away."
+        "dead-letter queue the queue manager's DEADQ names, and only when that fails too (or "
+        "there is none) is it thrown away."
     ),
-    hint="Can anything be put to a queue that does not exist? What is the queue manager's DEADQ?",
+    hint="Can the report be put to {p.reply_q}? Which queue does the queue manager's DEADQ name?",
     confirm="{where_it_went}",
     variants=DeadLetterQueue,
 )
