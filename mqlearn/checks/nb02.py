@@ -28,7 +28,7 @@ def _around_b() -> list[tuple[str, int]]:
 
 @dataclass(frozen=True)
 class AroundALiveOne(Variant):
-    """q1: three to eight messages' lifetimes (tenths), expired ones before the
+    """q1: three to nine messages' lifetimes (tenths), expired ones before the
     first live one and after it, and the wait (seconds)."""
 
     messages: list[tuple[str, int]] = field(default_factory=_around_b)
@@ -42,7 +42,7 @@ class AroundALiveOne(Variant):
             lambda: _over_by_then(rng, wait_s),
             lambda: rng.randrange(10 * wait_s + EXPIRED_BY, 6_000),
         )
-        return cls(list(zip("ABCDEFGH", lifetimes, strict=False)), wait_s)
+        return cls(list(zip("ABCDEFGHI", lifetimes, strict=False)), wait_s)
 
     @property
     def lifetimes(self) -> str:

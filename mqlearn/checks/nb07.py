@@ -230,7 +230,7 @@ def _around_unlimited() -> list[tuple[str, int]]:
 
 @dataclass(frozen=True)
 class AroundAnUnlimitedOne(Variant):
-    """q3: three to eight messages in the order put (letters not in alphabetical order, so
+    """q3: three to nine messages in the order put (letters not in alphabetical order, so
     that which ones the get meets differs), their lifetimes (short ones, and unlimited ones), and
     the wait (seconds)."""
 
@@ -244,7 +244,7 @@ class AroundAnUnlimitedOne(Variant):
         lifetimes = around_the_first_live_one(
             rng, lambda: rng.randrange(1, 10 * wait_s - 9), lambda: CMQC.MQEI_UNLIMITED
         )
-        order = rng.sample("ABCDEFGH"[: len(lifetimes)], k=len(lifetimes))
+        order = rng.sample("ABCDEFGHI"[: len(lifetimes)], k=len(lifetimes))
         return cls(list(zip(order, lifetimes, strict=True)), wait_s)
 
     @property
