@@ -118,7 +118,11 @@ class Reason:
     ("RC2033"). ``0`` (MQRC_NONE) means the call succeeded. An MQDLH's Reason may be a feedback
     code, so MQFB_ names are read too."""
 
-    example = "CMQC.MQRC_Q_FULL  (or its number, 2053; 0 if the call succeeds)"
+    def __init__(self, example: str = "MQRC_Q_FULL") -> None:
+        """``example`` names the reason code shown when an answer is missing (an exercise whose
+        right answer may be 2053 shows another)."""
+        code = getattr(C, example)
+        self.example = f"CMQC.{example}  (or its number, {code}; 0 if the call succeeds)"
 
     def read(self, value: object) -> int:
         if isinstance(value, str):

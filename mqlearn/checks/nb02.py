@@ -8,10 +8,10 @@ from typing import ClassVar, Self
 
 import mqlearn as mq
 from mqlearn import CMQC
-from mqlearn.checks.answers import Number, Reason
+from mqlearn.checks.answers import Number, Numbers
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters, get_reason
-from mqlearn.checks.variants import Variant
+from mqlearn.checks.variants import Variant, around_the_first_live_one
 from mqlearn.checks.wording import duration_words, listing, plural, seconds
 
 EXPIRED_BY = 10  # tenths: every short lifetime drawn ends at least this long before the call
@@ -22,52 +22,62 @@ def _over_by_then(rng: Random, wait_s: int) -> int:
     return rng.randrange(1, 10 * wait_s - EXPIRED_BY + 1)
 
 
+def _around_b() -> list[tuple[str, int]]:
+    return [("A", 20), ("B", 100), ("C", 20)]
+
+
 @dataclass(frozen=True)
 class AroundALiveOne(Variant):
-    """q1: two short lifetimes around a long one, and a wait between them (tenths, seconds)."""
+    """q1: three to nine messages' lifetimes (tenths), expired ones before the
+    first live one and after it, and the wait (seconds)."""
 
-    a: int = 20
-    b: int = 100
-    c: int = 20
+    messages: list[tuple[str, int]] = field(default_factory=_around_b)
     wait_s: int = 5
 
     @classmethod
     def draw(cls, rng: Random) -> Self:
         wait_s = rng.randrange(2, 60)
-        b = rng.randrange(10 * wait_s + EXPIRED_BY, 6_000)
-        return cls(_over_by_then(rng, wait_s), b, _over_by_then(rng, wait_s), wait_s)
+        lifetimes = around_the_first_live_one(
+            rng,
+            lambda: _over_by_then(rng, wait_s),
+            lambda: rng.randrange(10 * wait_s + EXPIRED_BY, 6_000),
+        )
+        return cls(list(zip("ABCDEFGHI", lifetimes, strict=False)), wait_s)
 
     @property
-    def a_s(self) -> str:
-        return seconds(self.a)
-
-    @property
-    def b_s(self) -> str:
-        return seconds(self.b)
-
-    @property
-    def c_s(self) -> str:
-        return seconds(self.c)
+    def lifetimes(self) -> str:
+        """ "A 2 s, B 10 s, C 2 s": each message's lifetime, for the scenario's comment."""
+        return ", ".join(f"{letter} {seconds(expiry)}" for letter, expiry in self.messages)
 
 
 def _depth_after_browse(p: AroundALiveOne = AroundALiveOne()) -> Outcome:
-    """Two short-lived messages around a long-lived one, then one browse."""
+    """Short-lived messages around a long-lived one, then one browse."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=p.a))  # {p.a_s}
-    letters.put(q, "B", mq.MD(Expiry=p.b))  # {p.b_s}
-    letters.put(q, "C", mq.MD(Expiry=p.c))  # {p.c_s}
+    for letter, expiry in p.messages:  # {p.lifetimes}
+        letters.put(q, letter, mq.MD(Expiry=expiry))
     qm.sim.advance(seconds=p.wait_s)
     depth_before = qm.curdepth("APP.IN")
     q.get(None, mq.MD(), mq.GMO(Options=CMQC.MQGMO_BROWSE_FIRST))
     # the answer: CURDEPTH now
     live = int((~qm.queue_frame("APP.IN")["expired"]).sum())
     discarded = letters.seen(qm, "discard")
+    order = [letter for letter, _ in p.messages]
+    browsed = next(letter for letter in order if letter not in discarded)
+    behind = order[order.index(browsed) + 1 :]
     return Outcome(
         qm.curdepth("APP.IN"),
-        {"before": depth_before, "live": live, "discarded": len(discarded)},
+        {
+            "before": depth_before,
+            "live": live,
+            "discarded": len(discarded),
+            "passed": listing(sorted(discarded)),
+            "browsed": browsed,
+            "behind": listing(behind),
+            "count": plural(len(behind), "counts", "count"),
+        },
         letters.story(qm),
     )
 
@@ -83,19 +93,21 @@ q1 = Exercise(
         "had it still been alive; until then it counts in CURDEPTH like any other message."
     ),
     hint="Which message does BROWSE_FIRST return, and which expired messages stand before it?",
-    confirm="The browse discarded A on its way to B; C, behind B, still counts.",
+    confirm="The browse discarded {passed} on its way to {browsed}; {behind}, behind {browsed}, "
+    "still {count}.",
     misconceptions=(
         Misconception("before", "A browse discards too, not only a destructive get."),
         Misconception("live", "Expired messages that no call has met still count."),
     ),
     variants=AroundALiveOne,
-    teaches=lambda outcome: outcome.number("discarded") == 1,
+    teaches=lambda outcome: outcome.number("discarded") > 0,
 )
 
 
 @dataclass(frozen=True)
 class BothExpired(Variant):
-    """q2: two lifetimes, both over when the get comes, and how long the get would wait (ms)."""
+    """q2: two lifetimes, both over when the get comes, and how long the get would wait (ms,
+    whole seconds)."""
 
     a: int = 10
     b: int = 10
@@ -105,7 +117,7 @@ class BothExpired(Variant):
     @classmethod
     def draw(cls, rng: Random) -> Self:
         wait_s = rng.randrange(2, 120)
-        interval = rng.choice([1000, 5000, 10_000, 100 * rng.randrange(1, 600)])
+        interval = 1000 * rng.choice([1, 2, 5, 10, 15, 20, 30, 45, 60, rng.randrange(3, 120)])
         return cls(_over_by_then(rng, wait_s), _over_by_then(rng, wait_s), wait_s, interval)
 
 
@@ -119,12 +131,15 @@ def _get_with_wait(p: BothExpired = BothExpired()) -> Outcome:
     letters.put(q, "B", mq.MD(Expiry=p.b))
     qm.sim.advance(seconds=p.wait_s)
     reason = get_reason(q, gmo=mq.GMO(Options=CMQC.MQGMO_WAIT, WaitInterval=p.wait_interval))
-    # the answer: reason
+    # the answer: (reason, seconds waited); the clock started at 0 ms
+    waited_s = qm.sim.now // 1000 - p.wait_s
+    no_msg = CMQC.MQRC_NO_MSG_AVAILABLE
     return Outcome(
-        reason,
+        (reason, waited_s),
         {
-            "success": CMQC.MQRC_NONE,
-            "expiry_error": CMQC.MQRC_EXPIRY_ERROR,
+            "success": (CMQC.MQRC_NONE, 0),
+            "at_once": (no_msg, 0),
+            "expiry_error": (CMQC.MQRC_EXPIRY_ERROR, 0),
             "discarded": len(letters.seen(qm, "discard")),
         },
         letters.story(qm),
@@ -133,18 +148,28 @@ def _get_with_wait(p: BothExpired = BothExpired()) -> Outcome:
 
 q2 = Exercise(
     "nb02.q2",
-    question="Which reason code does the get end with (0 if it returns a message)?",
+    question=(
+        "Which reason code does the get end with (0 if it returns a message), and how many "
+        "seconds does it wait first? Answer (reason code, seconds), for example "
+        "(CMQC.MQRC_NONE, 0)."
+    ),
     scenario=_get_with_wait,
-    form=Reason(),
+    form=Numbers("the reason code", "the seconds waited"),
     rules=("EXP-24", "EXP-26"),
     explanation=(
         "An expired message is never handed to an application, and a waiting get is not woken "
         "by one: a consumer that finds only expired messages is simply told there is nothing."
     ),
-    hint="The get discards both messages. What is left for it to return?",
-    confirm="The consumer is told nothing about expiry: there was just no message.",
+    hint="The get discards both messages. What is left for it to return, and what could end "
+    "its wait early?",
+    confirm="The consumer waited its whole WaitInterval and is told nothing about expiry: there "
+    "was just no message.",
     misconceptions=(
         Misconception("success", "Expired messages are never returned, not even to a get."),
+        Misconception(
+            "at_once",
+            "A get that waits is not ended by expired messages: it waits its whole interval.",
+        ),
         Misconception(
             "expiry_error",
             "2013 is about putting an invalid Expiry; the consumer learns nothing about expiry.",
@@ -214,13 +239,16 @@ q3 = Exercise(
 SCAN_S = 300  # mqlearn's expiry task first runs 300 s after the queue manager is created
 
 
+def _three_lifetimes() -> list[tuple[str, int]]:
+    return [("A", 100), ("B", 6000), ("C", 1000)]
+
+
 @dataclass(frozen=True)
 class ThreeLifetimes(Variant):
-    """q4: three lifetimes, each over before the first scan, after it, or not by the look."""
+    """q4: three to seven lifetimes (tenths), each over before the first scan, after it, or not
+    by the look (at least one of the first kind and one of the last), and the look (seconds)."""
 
-    a: int = 100
-    b: int = 6000
-    c: int = 1000
+    messages: list[tuple[str, int]] = field(default_factory=_three_lifetimes)
     look_s: int = 301
 
     @classmethod
@@ -231,23 +259,16 @@ class ThreeLifetimes(Variant):
             "between": (SCAN_S + 1, look_s),
             "long": (look_s + 1, 3_600),
         }
-        third = rng.choice(["before", "long", "between"] if look_s > SCAN_S + 2 else ["long"])
-        kinds = ["before", "long", third]
+        others = ["before", "long", "between"] if look_s > SCAN_S + 2 else ["before", "long"]
+        kinds = ["before", "long", *rng.choices(others, k=rng.randrange(1, 6))]
         rng.shuffle(kinds)
-        a, b, c = (10 * rng.randrange(*ends[kind]) for kind in kinds)
-        return cls(a, b, c, look_s)
+        lifetimes = [10 * rng.randrange(*ends[kind]) for kind in kinds]
+        return cls(list(zip("ABCDEFG", lifetimes, strict=False)), look_s)
 
     @property
-    def a_s(self) -> str:
-        return seconds(self.a)
-
-    @property
-    def b_s(self) -> str:
-        return seconds(self.b)
-
-    @property
-    def c_s(self) -> str:
-        return seconds(self.c)
+    def lifetimes(self) -> str:
+        """ "A 10 s, B 10 min, C 100 s": each message's lifetime, for the scenario's comment."""
+        return ", ".join(f"{letter} {seconds(expiry)}" for letter, expiry in self.messages)
 
 
 def _expiry_task(p: ThreeLifetimes = ThreeLifetimes()) -> Outcome:
@@ -256,9 +277,8 @@ def _expiry_task(p: ThreeLifetimes = ThreeLifetimes()) -> Outcome:
     qm.define_qlocal("APP.IN")
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=p.a))  # {p.a_s}
-    letters.put(q, "B", mq.MD(Expiry=p.b))  # {p.b_s}
-    letters.put(q, "C", mq.MD(Expiry=p.c))  # {p.c_s}
+    for letter, expiry in p.messages:  # {p.lifetimes}
+        letters.put(q, letter, mq.MD(Expiry=expiry))
     qm.sim.advance(seconds=p.look_s)
     # the answer: CURDEPTH now
     removed = sorted(letters.seen(qm, "discard"))
@@ -269,20 +289,19 @@ def _expiry_task(p: ThreeLifetimes = ThreeLifetimes()) -> Outcome:
         {
             "no_scan": len(qm.queue_frame("APP.IN")) + len(removed),
             "removed": listing(removed),
-            "kept": _kept_words(kept, expired, p),
+            "kept": _kept_words(kept, expired, dict(p.messages)),
             "scans": len(removed),
         },
         letters.story(qm),
     )
 
 
-def _kept_words(kept: tuple[str, ...], expired: tuple[str, ...], p: ThreeLifetimes) -> str:
+def _kept_words(kept: tuple[str, ...], expired: tuple[str, ...], lifetimes: dict[str, int]) -> str:
     """What became of the messages the scan left: "B lives for ten minutes." for the notebook."""
     alive = [letter for letter in kept if letter not in expired]
     parts = []
     if len(alive) == 1 and not expired:
-        lifetime = {"A": p.a, "B": p.b, "C": p.c}[alive[0]]
-        parts.append(f"{alive[0]} lives for {duration_words(lifetime)}")
+        parts.append(f"{alive[0]} lives for {duration_words(lifetimes[alive[0]])}")
     elif alive:
         parts.append(f"{listing(alive)} {plural(len(alive), 'is', 'are')} still live")
     if expired:

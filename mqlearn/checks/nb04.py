@@ -8,11 +8,12 @@ from typing import Self
 
 import mqlearn as mq
 from mqlearn import CMQC
-from mqlearn.checks.answers import Choice, Number, Reason
+from mqlearn.checks.answers import Choice, Number, Numbers, Reason
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters, get_reason
 from mqlearn.checks.variants import Variant
 from mqlearn.checks.wording import capitalized, duration_words, listing, number_words
+from mqlearn.mqi.errors import reason_name
 
 REPORT_LIFETIME_S = 60  # what MQRO_PASS_DISCARD_AND_EXPIRY gives an expiration report (RPT-07)
 
@@ -153,17 +154,18 @@ q2 = Exercise(
     variants=ShortMessage,
 )
 
-WHERE_IT_WENT = {  # confirm texts, by where the report landed
-    "DLQ": "It waits on the DLQ behind an MQDLH that says why it could not be delivered.",
-    "nowhere": "No dead-letter queue could take it, so the queue manager threw it away.",
-}
+SYSTEM_DLQ = "SYSTEM.DEAD.LETTER.QUEUE"
+REPORT_PLACES = ("GONE.Q", "REPLY.Q", "DLQ", SYSTEM_DLQ, "nowhere")  # q3's choices
 
 
 @dataclass(frozen=True)
 class DeadLetterQueue(Variant):
-    """q3: the queue manager's DEADQ (the DLQ defined, none, or a queue that does not exist),
-    the lifetime and the wait."""
+    """q3: the message's ReplyToQ (GONE.Q, which does not exist, or REPLY.Q), whether REPLY.Q
+    takes puts, the queue manager's DEADQ (one of two queues defined, none, or a queue that
+    does not exist), the lifetime and the wait. Drawn so that each place is as likely."""
 
+    reply_q: str = "GONE.Q"
+    reply_put: str = "ENABLED"
     deadq: str = "DLQ"
     expiry: int = 10
     wait_s: int = 2
@@ -171,71 +173,124 @@ class DeadLetterQueue(Variant):
     @classmethod
     def draw(cls, rng: Random) -> Self:
         timing = ExpiredThenGot.draw(rng)
-        return cls(rng.choice(["DLQ", "DLQ", "", "NO.SUCH.DLQ"]), timing.expiry, timing.wait_s)
+        refused = rng.choice([("GONE.Q", "ENABLED"), ("REPLY.Q", "DISABLED")])
+        reply_q, reply_put = ("REPLY.Q", "ENABLED") if rng.random() < 0.25 else refused
+        deadq = rng.choice(["DLQ", SYSTEM_DLQ, rng.choice(["", "NO.SUCH.DLQ"])])
+        return cls(reply_q, reply_put, deadq, timing.expiry, timing.wait_s)
 
 
 def _missing_reply_queue(p: DeadLetterQueue = DeadLetterQueue()) -> Outcome:
-    """The reply-to queue named by the message does not exist; the queue manager may have a
-    DLQ."""
+    """The message names a reply-to queue; the queue manager may have a DLQ."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
+    qm.define_qlocal("REPLY.Q", put=p.reply_put)
     qm.define_qlocal("DLQ")
+    qm.define_qlocal("SYSTEM.DEAD.LETTER.QUEUE")
     qm.alter_qmgr(deadq=p.deadq)
     letters = Letters()
-    md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="GONE.Q")
+    md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=p.reply_q)
     letters.put(mq.Queue(qm, "APP.IN"), "A", md)
     qm.sim.advance(seconds=p.wait_s)
     get_reason(mq.Queue(qm, "APP.IN"))  # 2033: A is discarded, a report is due
     # the answer: the queue the report landed on
     landed = [e.queue for e in qm.events if e.kind == "put" and e.cause == "qmgr"]
     where = landed[0] if landed else "nowhere"
-    return Outcome(where, {"where_it_went": WHERE_IT_WENT.get(where, "")}, letters.story(qm))
+    if where == p.reply_q:
+        went = f"{where} takes it: the report goes where the message asked."
+    elif where == "nowhere":
+        went = "No dead-letter queue could take it, so the queue manager threw it away."
+    else:
+        went = f"It waits on {where}, this queue manager's DEADQ, behind an MQDLH saying why."
+    return Outcome(where, {"where_it_went": went}, letters.story(qm))
 
 
 q3 = Exercise(
     "nb04.q3",
-    question="Where does the expiration report end up: 'GONE.Q', 'DLQ' or 'nowhere'?",
+    question=(
+        "Where does the expiration report end up: 'GONE.Q', 'REPLY.Q', 'DLQ', "
+        "'SYSTEM.DEAD.LETTER.QUEUE' or 'nowhere'?"
+    ),
     scenario=_missing_reply_queue,
-    form=Choice(["GONE.Q", "DLQ", "nowhere"]),
+    form=Choice(REPORT_PLACES),
     rules=("RPT-06",),
     explanation=(
         "A report goes to the message's ReplyToQ; when it cannot be put there it goes to the "
-        "dead-letter queue, and only when that fails too (or there is none) is it thrown away."
+        "dead-letter queue the queue manager's DEADQ names, and only when that fails too (or "
+        "there is none) is it thrown away."
     ),
-    hint="Can anything be put to a queue that does not exist? What is the queue manager's DEADQ?",
+    hint="Can the report be put to {p.reply_q}? Which queue does the queue manager's DEADQ name?",
     confirm="{where_it_went}",
     variants=DeadLetterQueue,
 )
 
 
-def _dead_letter_reason(p: ExpiredThenGot = ExpiredThenGot()) -> Outcome:
-    """The same missing reply-to queue; read the MQDLH in front of the report on the DLQ."""
+@dataclass(frozen=True)
+class RefusedReport(Variant):
+    """q4: why the report cannot be put where the message says: its ReplyToQ does not exist,
+    REPLY.Q is PUT(DISABLED) or full (MAXDEPTH 0), or ReplyToQMgr names a queue manager this one
+    has no route to; and the lifetime and the wait."""
+
+    reply_q: str = "GONE.Q"
+    reply_qmgr: str = ""
+    put: str = "ENABLED"
+    maxdepth: int = 5000
+    expiry: int = 10
+    wait_s: int = 2
+
+    @classmethod
+    def draw(cls, rng: Random) -> Self:
+        timing = ExpiredThenGot.draw(rng)
+        refused = rng.choice(
+            [
+                ("GONE.Q", "", "ENABLED", 5000),
+                ("REPLY.Q", "", "DISABLED", 5000),
+                ("REPLY.Q", "", "ENABLED", 0),
+                ("REPLY.Q", "QM9", "ENABLED", 5000),
+            ]
+        )
+        return cls(*refused, timing.expiry, timing.wait_s)
+
+
+def _dead_letter_reason(p: RefusedReport = RefusedReport()) -> Outcome:
+    """The report cannot be put where the message asks; read the MQDLH in front of it on the
+    DLQ."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     qm.define_qlocal("DLQ")
     qm.alter_qmgr(deadq="DLQ")
-    md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="GONE.Q")
+    qm.define_qlocal("REPLY.Q", put=p.put, maxdepth=p.maxdepth)
+    md = mq.MD(
+        Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ=p.reply_q, ReplyToQMgr=p.reply_qmgr
+    )
     Letters().put(mq.Queue(qm, "APP.IN"), "A", md)
     qm.sim.advance(seconds=p.wait_s)
     get_reason(mq.Queue(qm, "APP.IN"))
     dead_md = mq.MD(Version=CMQC.MQMD_VERSION_2)  # version 2: the data starts with the MQDLH
     dlh = mq.MQDLH.unpack(mq.Queue(qm, "DLQ").get(None, dead_md))
     # the answer: dlh.Reason
-    return Outcome(dlh.Reason, {"feedback": dead_md.Feedback, "no_msg": CMQC.MQRC_NO_MSG_AVAILABLE})
+    return Outcome(
+        dlh.Reason,
+        {
+            "feedback": dead_md.Feedback,
+            "no_msg": CMQC.MQRC_NO_MSG_AVAILABLE,
+            "name": reason_name(dlh.Reason),
+            "destination": f"{dlh.DestQName.strip()} at {dlh.DestQMgrName.strip()}",
+        },
+    )
 
 
 q4 = Exercise(
     "nb04.q4",
     question="The report on the DLQ starts with an MQDLH. Which Reason does the MQDLH give?",
     scenario=_dead_letter_reason,
-    form=Reason(),
+    form=Reason(example="MQRC_NOT_AUTHORIZED"),
     rules=("RPT-06",),
     explanation=(
         "The dead-letter header records why the message could not be put where it was going: "
         "the reason code the failed put to the reply-to queue would have returned."
     ),
-    hint="What reason code does MQOPEN or MQPUT give for a queue name nobody defined?",
-    confirm="MQRC_UNKNOWN_OBJECT_NAME: GONE.Q does not exist.",
+    hint="The report goes to ReplyToQ {p.reply_q}. What would a put there fail with?",
+    confirm="{name}: the put of the report to {destination} failed with that reason.",
     misconceptions=(
         Misconception(
             "feedback",
@@ -243,13 +298,13 @@ q4 = Exercise(
         ),
         Misconception("no_msg", "2033 is what the consumer's get returned, not the put's reason."),
     ),
-    variants=ExpiredThenGot,
+    variants=RefusedReport,
 )
 
 
 @dataclass(frozen=True)
 class NobodyLooks(Variant):
-    """q5: two to five messages asking for reports, their lifetime, and a wait (whole seconds)
+    """q5: two to six messages asking for reports, their lifetime, and a wait (whole seconds)
     after which they are all over."""
 
     letters: str = "ABC"
@@ -259,7 +314,7 @@ class NobodyLooks(Variant):
     @classmethod
     def draw(cls, rng: Random) -> Self:
         wait_s = rng.randrange(2, 600)
-        return cls("ABCDE"[: rng.randrange(2, 6)], rng.randrange(1, 10 * wait_s - 9), wait_s)
+        return cls("ABCDEF"[: rng.randrange(2, 7)], rng.randrange(1, 10 * wait_s - 9), wait_s)
 
     @property
     def later(self) -> str:
@@ -289,28 +344,38 @@ def _reports_before_any_get(p: NobodyLooks = NobodyLooks()) -> Outcome:
         md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")
         letters.put(q, letter, md)
     qm.sim.advance(seconds=p.wait_s)
-    # the answer: CURDEPTH of REPLY.Q
+    # the answer: (CURDEPTH of APP.IN, CURDEPTH of REPLY.Q)
     eligible = int(qm.queue_frame("APP.IN")["expired"].sum())
-    return Outcome(qm.curdepth("REPLY.Q"), {"at_eligibility": eligible}, letters.story(qm))
+    return Outcome(
+        (qm.curdepth("APP.IN"), qm.curdepth("REPLY.Q")),
+        {"at_eligibility": (0, eligible), "reported_kept": (eligible, eligible)},
+        letters.story(qm),
+    )
 
 
 q5 = Exercise(
     "nb04.q5",
     question=(
         "This queue manager runs no expiry task (ExpiryInterval 0). {p.later} later, how many "
-        "reports are waiting on REPLY.Q?"
+        "messages are on APP.IN, and how many reports are waiting on REPLY.Q? Answer "
+        "(APP.IN depth, REPLY.Q depth)."
     ),
     scenario=_reports_before_any_get,
-    form=Number(example=3),
+    form=Numbers("APP.IN depth", "REPLY.Q depth"),
     rules=("RPT-02", "EXP-20"),
     explanation=(
         "An expiration report is sent when the message is actually discarded, not at the moment "
         "it becomes eligible; and becoming eligible discards nothing by itself."
     ),
     hint="Has anything discarded {p.any_of_them} yet? This queue manager runs no expiry task.",
-    confirm="{p.all_of_them} are eligible, none discarded: no reports yet.",
+    confirm="{p.all_of_them} are eligible, none discarded: all still count, no reports yet.",
     misconceptions=(
-        Misconception("at_eligibility", "Reports wait for the discard, not for eligibility."),
+        Misconception(
+            "at_eligibility",
+            "An expired message stays on the queue until something discards it, and its report "
+            "waits for the discard.",
+        ),
+        Misconception("reported_kept", "Reports wait for the discard, not for eligibility."),
     ),
     variants=NobodyLooks,
 )

@@ -8,76 +8,110 @@ from typing import ClassVar, Self
 
 import mqlearn as mq
 from mqlearn import CMQC
-from mqlearn.checks.answers import LetterSet, Number, Numbers, Reason
+from mqlearn.checks.answers import LetterSet, Number, Numbers
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters, get_reason
 from mqlearn.checks.variants import Variant, before_and_after_an_end
-from mqlearn.checks.wording import duration_words, listing, plural
+from mqlearn.checks.wording import listing, plural, seconds
+
+
+def _one_late() -> list[tuple[str, int]]:
+    return [("A", 20)]
+
+
+def _retry_outcome(qm: mq.QueueManager, reason: int, letters: Letters) -> dict[str, object]:
+    """The facts of a get that a scenario of this notebook retries: what it discarded, what it
+    returned (a letter, or nothing) and CURDEPTH after it."""
+    discarded = sorted(letters.seen(qm, "discard"))
+    got = [letter for letter in letters.seen(qm, "get") if letter not in discarded]
+    return {
+        "discarded": len(discarded),
+        "expired": listing(discarded),
+        "found": f"returned {got[-1]}"
+        if reason == CMQC.MQRC_NONE and got
+        else "found nothing live",
+        "depth": qm.curdepth("APP.IN"),
+    }
 
 
 @dataclass(frozen=True)
 class LateCommit(Variant):
-    """q1: a lifetime in whole seconds, and a commit that comes after it is over."""
+    """q1: one to five messages put in one unit of work, their lifetimes in whole seconds (the
+    first over before the commit, the others either way), and when the commit comes."""
 
-    expiry: int = 20
+    messages: list[tuple[str, int]] = field(default_factory=_one_late)
     commit_s: int = 3
 
     @classmethod
     def draw(cls, rng: Random) -> Self:
-        lifetime_s = rng.randrange(1, 60)
-        return cls(10 * lifetime_s, rng.randrange(lifetime_s + 1, lifetime_s + 60))
+        commit_s = rng.randrange(2, 60)
+        over = [True] + [rng.random() < 0.5 for _ in range(rng.randrange(0, 5))]
+        lifetimes = [
+            rng.randrange(1, commit_s) if ended else rng.randrange(commit_s + 1, commit_s + 120)
+            for ended in over
+        ]
+        return cls(
+            [(letter, 10 * s) for letter, s in zip("ABCDE", lifetimes, strict=False)], commit_s
+        )
 
     @property
-    def expiry_s(self) -> int:
-        return self.expiry // 10
-
-    @property
-    def expiry_words(self) -> str:
-        return duration_words(self.expiry)
+    def lifetimes(self) -> str:
+        """ "A 2 s": each message's lifetime, for the scenario's comment."""
+        return ", ".join(f"{letter} {seconds(expiry)}" for letter, expiry in self.messages)
 
 
 def _commit_late(p: LateCommit = LateCommit()) -> Outcome:
-    """A short-lived message is put under syncpoint and committed after its lifetime."""
+    """Short-lived messages are put under syncpoint and committed after some lifetimes end."""
     qm = mq.QueueManager("QM1")
     qm.define_qlocal("APP.IN")
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=p.expiry), mq.PMO(Options=CMQC.MQPMO_SYNCPOINT))
+    for letter, expiry in p.messages:  # {p.lifetimes}
+        letters.put(q, letter, mq.MD(Expiry=expiry), mq.PMO(Options=CMQC.MQPMO_SYNCPOINT))
     qm.sim.advance(seconds=p.commit_s)
     qm.commit()
     reason = get_reason(q)
-    # the answer: reason
-    discarded = len(letters.seen(qm, "discard"))
-    return Outcome(reason, {"success": CMQC.MQRC_NONE, "discarded": discarded}, letters.story(qm))
+    # the answer: (reason, CURDEPTH after the get)
+    facts = _retry_outcome(qm, reason, letters)
+    return Outcome(
+        (reason, qm.curdepth("APP.IN")),
+        {**facts, "success": (CMQC.MQRC_NONE, len(p.messages) - 1)},
+        letters.story(qm),
+    )
 
 
 q1 = Exercise(
     "nb05.q1",
-    question="After the commit, a get runs on APP.IN. Which reason code does it end with?",
+    question=(
+        "After the commit, a get runs on APP.IN. Which reason code does it end with, and what "
+        "is CURDEPTH after it? Answer (reason code, CURDEPTH), for example (CMQC.MQRC_NONE, 0)."
+    ),
     scenario=_commit_late,
-    form=Reason(),
+    form=Numbers("the reason code", "CURDEPTH"),
     rules=("EXP-05",),
     explanation=(
         "A message's lifetime starts at MQPUT, even under syncpoint: the time it waits for the "
         "commit counts, and a message that expired before the commit is never returned after it."
     ),
-    hint="When did A's {p.expiry_words} start: at the put, or at the commit?",
-    confirm=(
-        "A expired at {p.expiry_s} s, before the commit at {p.commit_s} s; the get found "
-        "nothing live."
-    ),
+    hint="When did each lifetime start: at the put, or at the commit at {p.commit_s} s?",
+    confirm="{expired} expired before the commit at {p.commit_s} s; the get {found}.",
     misconceptions=(Misconception("success", "The clock started at MQPUT, not at MQCMIT."),),
     variants=LateCommit,
-    teaches=lambda outcome: outcome.number("discarded") == 1,
+    teaches=lambda outcome: outcome.number("discarded") >= 1,
 )
+
+
+def _held_one() -> list[tuple[str, int]]:
+    return [("A", 50)]
 
 
 @dataclass(frozen=True)
 class HeldTooLong(Variant):
-    """q2: a lifetime (whole seconds), the wait before the syncpoint get (shorter), and how
-    long the unit of work then lasts (past the end of the lifetime)."""
+    """q2: one to five messages and their lifetimes (whole seconds), the wait before the
+    syncpoint get of the first (shorter than its lifetime), and how long the unit of work then
+    lasts (past the end of it); the others end before the retry or after it."""
 
-    expiry: int = 50
+    messages: list[tuple[str, int]] = field(default_factory=_held_one)
     wait_s: int = 4
     work_s: int = 2
 
@@ -85,15 +119,28 @@ class HeldTooLong(Variant):
     def draw(cls, rng: Random) -> Self:
         lifetime_s = rng.randrange(2, 120)
         wait_s = rng.randrange(1, lifetime_s)
-        return cls(10 * lifetime_s, wait_s, rng.randrange(lifetime_s - wait_s + 1, lifetime_s + 30))
+        work_s = rng.randrange(lifetime_s - wait_s + 1, lifetime_s + 30)
+        retry_s = wait_s + work_s
+        others = [
+            rng.randrange(1, retry_s) if rng.random() < 0.5 else rng.randrange(retry_s + 1, 300)
+            for _ in range(rng.randrange(0, 5))
+        ]
+        lifetimes = [lifetime_s, *others]
+        messages = [(letter, 10 * s) for letter, s in zip("ABCDE", lifetimes, strict=False)]
+        return cls(messages, wait_s, work_s)
 
     @property
     def left(self) -> int:
-        return self.expiry - 10 * self.wait_s
+        return self.messages[0][1] - 10 * self.wait_s
 
     @property
     def left_s(self) -> str:
         return f"{self.left / 10:g}"
+
+    @property
+    def lifetimes(self) -> str:
+        """ "A 5 s": each message's lifetime, for the scenario's comment."""
+        return ", ".join(f"{letter} {seconds(expiry)}" for letter, expiry in self.messages)
 
 
 def _backout_nearly_expired(p: HeldTooLong = HeldTooLong()) -> Outcome:
@@ -103,20 +150,22 @@ def _backout_nearly_expired(p: HeldTooLong = HeldTooLong()) -> Outcome:
     qm.define_qlocal("APP.IN")
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=p.expiry))
+    for letter, expiry in p.messages:  # {p.lifetimes}
+        letters.put(q, letter, mq.MD(Expiry=expiry))
     qm.sim.advance(seconds=p.wait_s)
     q.get(None, mq.MD(), mq.GMO(Options=CMQC.MQGMO_SYNCPOINT))  # A, Expiry {p.left} left
     qm.sim.advance(seconds=p.work_s)  # the application works on it, then fails
     qm.backout()
     depth_after_backout = qm.curdepth("APP.IN")
     reason = get_reason(q)
-    # the answer: reason
+    # the answer: (reason, CURDEPTH after the retry)
+    facts = _retry_outcome(qm, reason, letters)
     return Outcome(
-        reason,
+        (reason, qm.curdepth("APP.IN")),
         {
-            "success": CMQC.MQRC_NONE,
-            "depth": depth_after_backout,
-            "discarded": len(letters.seen(qm, "discard")),
+            **facts,
+            "success": (CMQC.MQRC_NONE, len(p.messages) - 1),
+            "back": depth_after_backout == len(p.messages),
         },
         letters.story(qm),
     )
@@ -124,39 +173,60 @@ def _backout_nearly_expired(p: HeldTooLong = HeldTooLong()) -> Outcome:
 
 q2 = Exercise(
     "nb05.q2",
-    question="After the backout, the application tries again with a get. Which reason code?",
+    question=(
+        "After the backout, the application tries again with a get. Which reason code does it "
+        "end with, and what is CURDEPTH after it? Answer (reason code, CURDEPTH)."
+    ),
     scenario=_backout_nearly_expired,
-    form=Reason(),
+    form=Numbers("the reason code", "CURDEPTH"),
     rules=("UOW-01",),
     explanation=(
         "Backout puts the message back in its old place with BackoutCount + 1, but with its "
         "original deadline: the clock kept running while the application held it."
     ),
     hint="A had {p.left_s} s left when it was got. How long did the unit of work last?",
-    confirm="A came back (CURDEPTH {depth}) already expired, and the get discarded it.",
+    confirm="A came back already expired; the retry discarded {expired} and {found}.",
     misconceptions=(Misconception("success", "Backout does not restart the message's lifetime."),),
     variants=HeldTooLong,
-    teaches=lambda outcome: outcome.number("depth") == 1 and outcome.number("discarded") == 1,
+    teaches=lambda outcome: outcome.facts["back"] is True and outcome.number("discarded") >= 1,
 )
+
+
+def _one_locked() -> list[tuple[str, int]]:
+    return [("A", 30)]
 
 
 @dataclass(frozen=True)
 class LockedTooLong(Variant):
-    """q3: a lifetime (whole seconds), when the locking browse comes (before its end), and how
-    long after it the two gets come (past its end)."""
+    """q3: one to five messages and their lifetimes (whole seconds; the first is the one
+    browsed and locked, the others end before the two gets or after them), when the locking
+    browse comes (before the first one's end), and how long after it the two gets come (past
+    that end)."""
 
-    expiry: int = 30
+    messages: list[tuple[str, int]] = field(default_factory=_one_locked)
     browse_s: int = 1
     later_s: int = 3
 
     @classmethod
     def draw(cls, rng: Random) -> Self:
         lifetime_s, browse_s, later_s = before_and_after_an_end(rng, 150)
-        return cls(10 * lifetime_s, browse_s, later_s)
+        gets_s = browse_s + later_s
+        others = [
+            rng.randrange(1, gets_s) if rng.random() < 0.5 else rng.randrange(gets_s + 1, 290)
+            for _ in range(rng.randrange(0, 5))
+        ]
+        lifetimes = [lifetime_s, *others]
+        messages = [(letter, 10 * s) for letter, s in zip("ABCDE", lifetimes, strict=False)]
+        return cls(messages, browse_s, later_s)
 
     @property
     def expiry_s(self) -> int:
-        return self.expiry // 10
+        return self.messages[0][1] // 10
+
+    @property
+    def lifetimes(self) -> str:
+        """ "A 3 s": each message's lifetime, for the scenario's comment."""
+        return ", ".join(f"{letter} {seconds(expiry)}" for letter, expiry in self.messages)
 
 
 def _lock_then_two_gets(p: LockedTooLong = LockedTooLong()) -> Outcome:
@@ -165,17 +235,25 @@ def _lock_then_two_gets(p: LockedTooLong = LockedTooLong()) -> Outcome:
     qm.define_qlocal("APP.IN")
     browser, other = mq.Queue(qm, "APP.IN"), mq.Queue(qm, "APP.IN")  # two handles
     letters = Letters()
-    letters.put(browser, "A", mq.MD(Expiry=p.expiry))
+    for letter, expiry in p.messages:  # {p.lifetimes}
+        letters.put(browser, letter, mq.MD(Expiry=expiry))
     qm.sim.advance(seconds=p.browse_s)
     browser.get(None, mq.MD(), mq.GMO(Options=CMQC.MQGMO_BROWSE_FIRST | CMQC.MQGMO_LOCK))
     qm.sim.advance(seconds=p.later_s)
     other_reason = get_reason(other)
+    depth_between = qm.curdepth("APP.IN")
     cursor_reason = get_reason(browser, gmo=mq.GMO(Options=CMQC.MQGMO_MSG_UNDER_CURSOR))
-    # the answer: (other_reason, cursor_reason)
+    # the answer: (other_reason, cursor_reason, depth_between)
+    other_found = _retry_outcome(qm, other_reason, letters)["found"]
     no_msg, none = CMQC.MQRC_NO_MSG_AVAILABLE, CMQC.MQRC_NONE
     return Outcome(
-        (other_reason, cursor_reason),
-        {"lock_stops_clock": (no_msg, none), "no_cursor_code": (no_msg, no_msg)},
+        (other_reason, cursor_reason, depth_between),
+        {
+            "lock_stops_clock": (other_reason, none, depth_between),
+            "no_cursor_code": (other_reason, no_msg, depth_between),
+            "other_found": other_found,
+            "left": depth_between,
+        },
         letters.story(qm),
     )
 
@@ -183,11 +261,12 @@ def _lock_then_two_gets(p: LockedTooLong = LockedTooLong()) -> Outcome:
 q3 = Exercise(
     "nb05.q3",
     question=(
-        "Which reason codes do the two gets end with? Answer (the other handle's get, the get "
-        "under the cursor), for example (CMQC.MQRC_NONE, CMQC.MQRC_NONE)."
+        "Which reason codes do the two gets end with, and what is CURDEPTH between them "
+        "(depth_between)? Answer (the other handle's get, the get under the cursor, "
+        "depth_between), for example (CMQC.MQRC_NONE, CMQC.MQRC_NONE, 0)."
     ),
     scenario=_lock_then_two_gets,
-    form=Numbers("the other handle's reason", "the under-cursor reason"),
+    form=Numbers("the other handle's reason", "the under-cursor reason", "depth_between"),
     rules=("LCK-01", "EXP-21"),
     explanation=(
         "A lock keeps other handles away from the message, but not expiry: a locked message "
@@ -199,7 +278,8 @@ q3 = Exercise(
         "MQGMO_MSG_UNDER_CURSOR asks for A and nothing else."
     ),
     confirm=(
-        "The other get found no candidate (2033); the get under the cursor found A expired, "
+        "The other get passed over the locked A and {other_found}, leaving CURDEPTH {left} (A, "
+        "locked and expired, still counts); the get under the cursor found A expired, "
         "discarded it and failed with MQRC_NO_MSG_UNDER_CURSOR (2034)."
     ),
     misconceptions=(

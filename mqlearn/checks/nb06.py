@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
 from typing import Self
 
@@ -12,7 +12,7 @@ from mqlearn.checks.answers import Number, Numbers
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters
 from mqlearn.checks.variants import Variant
-from mqlearn.checks.wording import capitalized, duration_words, seconds
+from mqlearn.checks.wording import capitalized, duration_words, listing, plural, seconds
 
 
 @dataclass(frozen=True)
@@ -108,43 +108,66 @@ def _linked(latency_ms: int, running: bool) -> tuple[mq.QueueManager, mq.QueueMa
     return qm1, qm2, channel
 
 
+def _one_short() -> list[tuple[str, int]]:
+    return [("A", 100)]
+
+
 @dataclass(frozen=True)
 class StoppedTooLong(Variant):
-    """q2: the channel's latency, the message's lifetime (whole seconds), how long the channel
-    stays stopped (longer), and how long it then runs."""
+    """q2: the channel's latency, one to four messages and their lifetimes (whole seconds; at
+    least one over before the channel starts, the others outliving the whole scenario), how
+    long the channel stays stopped, and how long it then runs."""
 
     latency_ms: int = 200
-    expiry: int = 100
+    messages: list[tuple[str, int]] = field(default_factory=_one_short)
     stopped_s: int = 15
     running_s: int = 1
 
     @classmethod
     def draw(cls, rng: Random) -> Self:
         latency_ms = rng.choice([0, 100, 200, 500, 100 * rng.randrange(1, 30)])
-        lifetime_s = rng.randrange(1, 120)
-        stopped_s = rng.randrange(lifetime_s + 1, lifetime_s + 120)
-        return cls(
-            latency_ms, 10 * lifetime_s, stopped_s, rng.randrange(1 + latency_ms // 1000, 10)
-        )
+        stopped_s = rng.randrange(2, 240)
+        running_s = rng.randrange(1 + latency_ms // 1000, 10)
+        short = [True] + [rng.random() < 0.5 for _ in range(rng.randrange(0, 4))]
+        rng.shuffle(short)
+        lifetimes = [
+            rng.randrange(1, stopped_s) if over else rng.randrange(stopped_s + running_s + 1, 600)
+            for over in short
+        ]
+        messages = [
+            (letter, 10 * lifetime) for letter, lifetime in zip("ABCD", lifetimes, strict=False)
+        ]
+        return cls(latency_ms, messages, stopped_s, running_s)
 
     @property
-    def expiry_s(self) -> str:
-        return seconds(self.expiry)
+    def lifetimes(self) -> str:
+        """ "A 10 s": each message's lifetime, for the scenario's comment."""
+        return ", ".join(f"{letter} {seconds(expiry)}" for letter, expiry in self.messages)
 
 
 def _expires_in_transit(p: StoppedTooLong = StoppedTooLong()) -> Outcome:
-    """The channel is stopped while a short-lived message waits on the transmission queue."""
+    """The channel is stopped while short-lived messages wait on the transmission queue."""
     qm1, qm2, channel = _linked(latency_ms=p.latency_ms, running=False)
     letters = Letters()
-    md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")
-    letters.put(mq.Queue(qm1, "TO.APP"), "A", md)
+    for letter, expiry in p.messages:  # {p.lifetimes}
+        md = mq.MD(Expiry=expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")
+        letters.put(mq.Queue(qm1, "TO.APP"), letter, md)
     qm1.sim.advance(seconds=p.stopped_s)
     channel.start()
     qm1.sim.advance(seconds=p.running_s)
     # the answer: (CURDEPTH of APP.IN on QM2, CURDEPTH of REPLY.Q on QM1)
+    arrived = qm2.curdepth("APP.IN")
+    discarded = sorted(letters.seen(qm1, "discard"))
     return Outcome(
-        (qm2.curdepth("APP.IN"), qm1.curdepth("REPLY.Q")),
-        {"delivered": (1, 0), "silent": (0, 0)},
+        (arrived, qm1.curdepth("REPLY.Q")),
+        {
+            "delivered": (len(p.messages), 0),
+            "silent": (arrived, 0),
+            "discarded": len(discarded),
+            "expired": listing(discarded),
+            "was": plural(len(discarded), "was", "were"),
+            "its": plural(len(discarded), "its report", "their reports"),
+        },
         letters.story(qm1, qm2),
     )
 
@@ -163,14 +186,15 @@ q2 = Exercise(
         "message can expire there, and the channel discards it when it meets it, sending the "
         "requested report back towards the reply-to queue manager."
     ),
-    hint="A lives {p.expiry_s} and waited {p.stopped_s} s on QM1's transmission queue.",
-    confirm="A was discarded on QM1's transmission queue; its report went to QM1's REPLY.Q.",
+    hint="The messages waited {p.stopped_s} s on QM1's transmission queue: {p.lifetimes}.",
+    confirm="{expired} {was} discarded on QM1's transmission queue; {its} went to QM1's REPLY.Q.",
     helpers=(_linked,),
     misconceptions=(
-        Misconception("delivered", "A expired while it waited on the transmission queue."),
-        Misconception("silent", "A asked for an expiration report, and the discard sends it."),
+        Misconception("delivered", "{expired} expired while waiting on the transmission queue."),
+        Misconception("silent", "Each message asked for an expiration report; a discard sends it."),
     ),
     variants=StoppedTooLong,
+    teaches=lambda outcome: outcome.number("discarded") > 0,
 )
 
 

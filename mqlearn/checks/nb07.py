@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from random import Random
-from typing import Self
+from typing import ClassVar, Self
 
 import mqlearn as mq
 from mqlearn import CMQC, patterns
 from mqlearn.checks.answers import Choice, LetterSet, Number, Numbers
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters, get_reason
-from mqlearn.checks.variants import Variant, before_and_after_an_end
-from mqlearn.checks.wording import duration_words, number_words, seconds
+from mqlearn.checks.variants import Variant, around_the_first_live_one, before_and_after_an_end
+from mqlearn.checks.wording import duration_words, listing, number_words, plural, seconds
 from mqlearn.engine import Topic
 
 MS_PER_YEAR = 365.25 * 24 * 3600 * 1000
@@ -224,26 +224,36 @@ q2 = Exercise(
 )
 
 
+def _around_unlimited() -> list[tuple[str, int]]:
+    return [("A", 10), ("B", CMQC.MQEI_UNLIMITED), ("C", 10)]
+
+
 @dataclass(frozen=True)
 class AroundAnUnlimitedOne(Variant):
-    """q3: two short lifetimes (before and after an unlimited message), and the wait."""
+    """q3: three to nine messages in the order put (letters not in alphabetical order, so
+    that which ones the get meets differs), their lifetimes (short ones, and unlimited ones), and
+    the wait (seconds)."""
 
-    a: int = 10
-    c: int = 10
+    SHOWN: ClassVar = {CMQC.MQEI_UNLIMITED: "CMQC.MQEI_UNLIMITED"}
+    messages: list[tuple[str, int]] = field(default_factory=_around_unlimited)
     wait_s: int = 2
 
     @classmethod
     def draw(cls, rng: Random) -> Self:
         wait_s = rng.randrange(2, 60)
-        return cls(rng.randrange(1, 10 * wait_s - 9), rng.randrange(1, 10 * wait_s - 9), wait_s)
+        lifetimes = around_the_first_live_one(
+            rng, lambda: rng.randrange(1, 10 * wait_s - 9), lambda: CMQC.MQEI_UNLIMITED
+        )
+        order = rng.sample("ABCDEFGHI"[: len(lifetimes)], k=len(lifetimes))
+        return cls(list(zip(order, lifetimes, strict=True)), wait_s)
 
     @property
-    def a_s(self) -> str:
-        return seconds(self.a)
-
-    @property
-    def c_s(self) -> str:
-        return seconds(self.c)
+    def lifetimes(self) -> str:
+        """ "A 1 s, B unlimited, C 1 s": each message's lifetime, for the scenario's comment."""
+        return ", ".join(
+            f"{letter} {'unlimited' if expiry == CMQC.MQEI_UNLIMITED else seconds(expiry)}"
+            for letter, expiry in self.messages
+        )
 
 
 def _dead_letter_channel(p: AroundAnUnlimitedOne = AroundAnUnlimitedOne()) -> Outcome:
@@ -255,16 +265,27 @@ def _dead_letter_channel(p: AroundAnUnlimitedOne = AroundAnUnlimitedOne()) -> Ou
     qm.expired_action = "dead-letter"
     q = mq.Queue(qm, "APP.IN")
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=p.a))  # {p.a_s}
-    letters.put(q, "B")  # unlimited
-    letters.put(q, "C", mq.MD(Expiry=p.c))  # {p.c_s}
+    for letter, expiry in p.messages:  # {p.lifetimes}
+        letters.put(q, letter, mq.MD(Expiry=expiry))
     qm.sim.advance(seconds=p.wait_s)
     q.get()
     # the answer: the letters on DLQ
     dead = frozenset(letters.on_queue(qm, "DLQ"))
-    still_expired = frozenset(letters.on_queue(qm, "APP.IN", expired=True))
+    still_expired = letters.on_queue(qm, "APP.IN", expired=True)
+    order = [letter for letter, _ in p.messages]
+    got = next(letter for letter in order if letter not in dead)
     return Outcome(
-        dead, {"all_expired": dead | still_expired, "discarded": frozenset()}, letters.story(qm)
+        dead,
+        {
+            "all_expired": dead | frozenset(still_expired),
+            "discarded": frozenset(),
+            "met": listing([letter for letter in order if letter in dead]),
+            "got": got,
+            "left": listing(list(still_expired)),
+            "stays": plural(len(still_expired), "stays", "stay"),
+            "left_it": plural(len(still_expired), "it", "them"),
+        },
+        letters.story(qm),
     )
 
 
@@ -283,10 +304,12 @@ q3 = Exercise(
         "front of the first live one and leaves the ones behind it where they are."
     ),
     hint="Which messages does the get come across before it finds a live one?",
-    confirm="The get met A on its way to B; C, behind B, stays on APP.IN, expired.",
+    confirm="The get met {met} on its way to {got}; {left}, behind {got}, {stays} on APP.IN, "
+    "expired.",
     misconceptions=(
         Misconception(
-            "all_expired", "C expired too, but nothing has met it: it is still on APP.IN."
+            "all_expired",
+            "{left} expired too, but nothing has met {left_it}: {left} {stays} on APP.IN.",
         ),
         Misconception(
             "discarded",

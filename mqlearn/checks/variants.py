@@ -263,3 +263,17 @@ def _passes_params(item: ast.expr | ast.keyword) -> bool:
     """``p`` or ``p=p`` among a call's arguments."""
     value = item.value if isinstance(item, ast.keyword) else item
     return _is_params(value)
+
+
+def around_the_first_live_one(
+    rng: random.Random, expired: Callable[[], int], live: Callable[[], int]
+) -> list[int]:
+    """Three to nine lifetimes for a queue that a get or a browse meets in order: one or two
+    ``expired()`` ones, then a ``live()`` one, then one to six more of either kind, at least one
+    expired (so some expired message is left behind the live one, and what the call passed over
+    differs from "every expired message")."""
+    before = [expired() for _ in range(rng.randrange(1, 3))]
+    kinds = [True] + [rng.random() < 0.5 for _ in range(rng.randrange(0, 6))]
+    rng.shuffle(kinds)
+    after = [expired() if kind else live() for kind in kinds]
+    return [*before, live(), *after]
