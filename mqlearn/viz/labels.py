@@ -28,7 +28,7 @@ _HEADER_LENGTHS = {
     C.MQFMT_XMIT_Q_HEADER: C.MQXQH_LENGTH_1,
     C.MQFMT_DEAD_LETTER_HEADER: C.MQDLH_LENGTH_1,
 }
-_ARRIVED_FROM = re.compile(r"^from (?P<qmgr>\S+) message (?P<seq>\d+)$")  # channel-arrive
+_ARRIVED_FROM = re.compile(r"^from (?P<qmgr>\S+) message (?P<seq>\d+)(?:;|$)")  # channel-arrive
 DATA_LABEL_CHARS = 8  # data up to this many printable characters is its own label
 REPORT_PREFIX = "R·"
 
