@@ -162,7 +162,8 @@ class WorkbenchModel:
         v = self.vocab
         put = self._put_event(since)
         if put is not None and put.msg_seq is not None and label is not None:
-            name = self.labels.next_letter() if label == "auto" else label
+            taken = self._labels_on_queues(put.msg_seq) if label == "auto" else set()
+            name = self.labels.next_letter(taken) if label == "auto" else label
             self.labels.give(put.msg_seq, name)
         tag = msg_tag(md.MsgId) if put is None else self._name(put)
         head = "MQPUT OK"
@@ -425,6 +426,17 @@ class WorkbenchModel:
         return sum(is_expired(m.deadline, now) for m in self.qm.local(self.queue).store.views())
 
     # -- helpers ----------------------------------------------------------------------------------
+    def _labels_on_queues(self, new: int) -> set[str]:
+        """The labels of every message on this queue manager's queues now but message ``new``
+        (data a notebook put, ``b"A"``, names a message A before any view has drawn it)."""
+        labels = self.labels
+        return {
+            labels.remember(m)
+            for q in self.qm.local_queues()
+            for m in q.store.views()
+            if m.seq != new
+        }
+
     def _result(self, line: str) -> str:
         self.last_result = line
         return line
