@@ -17,8 +17,6 @@
 const REDUCED = () =>
   typeof window.matchMedia === "function" &&
   window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-const STEP_MS = 320; // one step of a walk at full speed
-const WALK_MS = 2400; // a long walk is sped up to take about this long
 
 const GLYPH = {
   live: "●", expired: "⊘", locked: "⊕", uncommitted: "○", "in-uow": "▽",
@@ -233,6 +231,7 @@ function render(root, scene, transition) {
     const row = laneRow(rows, lane, fifo);
     const chips = lane.chips.map((c) => reuse(kept, c));
     if (lane.more.count) chips.push(moreNode(row, lane.more));
+    row.dataset.empty = String(!chips.length); // collapsed: both trays stay on the screen
     patchChildren(row.lastChild, chips);
     return row;
   });
@@ -377,17 +376,11 @@ function applyStep(root, step, ms) {
   if (narration && say) setRuleText(narration, say, root._rules);
 }
 
-function stepDelay(transition, speed) {
-  if (!(speed > 0)) return 0; // "at once"
-  const n = transition.steps.length || 1;
-  return Math.max(40, Math.min(STEP_MS, Math.floor(WALK_MS / n))) / speed;
-}
-
 function renderQueueView(model, root) {
   let drawn = false; // a scene is on screen, so steps have chips to play on
-  let token = 0; // the animation in progress; a newer state cancels it
-  let applied = 0; // steps of the current transition already shown
-  let timer = null;
+  let token = 0; // the transition on screen; a newer state replaces it
+  let applied = 0; // steps of the current transition shown
+  let closing = null; // the timer that draws the final scene after the last step's animation
 
   function finish(state) {
     const started = performance.now();
@@ -397,68 +390,98 @@ function renderQueueView(model, root) {
     drawn = true;
   }
 
-  function play() {
+  // Tell the kernel the walk has reached its end: the result line reveals the outcome then.
+  function reached(transition) {
+    if (transition && model.get("finished") !== transition.n) {
+      model.set("finished", transition.n);
+      model.save_changes();
+    }
+  }
+
+  // Show the current call with its first k steps done (the pacer's and the Step button's way).
+  function goTo(k, animate) {
     const state = model.get("state");
     const transition = state.transition;
-    token += 1;
+    if (!transition || !transition.steps.length) return;
     const mine = token;
-    if (timer) clearTimeout(timer);
+    let ms = animate ? paceDelay(model.get("speed")) : 0;
+    if (closing) clearTimeout(closing);
+    if (k < applied || (k === applied && applied >= transition.steps.length)) {
+      // back: the queue as it was before the call, then its steps again up to k, at once
+      render(root, transition.before,
+        { summary: `${transition.summary} · step ${k} of ${transition.steps.length}`,
+          rules: transition.rules });
+      applied = 0;
+      ms = 0;
+    }
+    setRules(root, transition.rules);
+    while (applied < k) {
+      applyStep(root, transition.steps[applied], applied === k - 1 ? Math.min(ms, 600) : 0);
+      applied += 1;
+    }
+    root.dataset.shown = String(applied);
+    if (transition.manual && model.get("shown") !== applied) {
+      model.set("shown", applied); // Step and Back in the kernel count from here
+      model.save_changes();
+    }
+    if (applied >= transition.steps.length) {
+      const done = () => {
+        if (mine === token && applied >= transition.steps.length) finish(state);
+      };
+      if (ms) closing = setTimeout(done, Math.min(ms, 600));
+      else done();
+      reached(transition);
+    }
+  }
+
+  const pace = pacer(goTo);
+
+  function play() {
+    token += 1;
+    if (closing) clearTimeout(closing);
+    pace.stop();
     applied = 0;
+    const state = model.get("state");
+    const transition = state.transition;
     if (!drawn || !transition || !transition.steps.length) {
       finish(state);
+      if (!root.contains(pace.box)) root._frame.narration.after(pace.box);
+      pace.load(0, 0, 0);
+      reached(transition);
       return;
     }
     root.dataset.walk = transition.action || "get";
     setRules(root, transition.rules); // the steps' narration cites this transition's rules
+    const delay = paceDelay(model.get("speed"));
+    pace.load(transition.steps.length, 0, delay);
     if (transition.manual) {
-      reveal();
+      pace.to(Math.min(model.get("shown"), transition.steps.length), true);
       return;
     }
-    const reduced = REDUCED();
-    const delay = reduced ? 0 : stepDelay(transition, model.get("speed"));
-    const next = () => {
-      if (mine !== token) return;
-      if (applied >= transition.steps.length) {
-        finish(state);
-        return;
-      }
-      applyStep(root, transition.steps[applied], delay);
-      applied += 1;
-      if (delay) timer = setTimeout(next, delay);
-      else next();
-    };
-    next(); // the first step is on screen at once
+    if (!delay) {
+      pace.to(transition.steps.length, false);
+      return;
+    }
+    pace.to(1, true); // the first step is on screen at once, the rest one per delay
+    pace.play();
   }
 
   function reveal() {
-    const state = model.get("state");
-    const transition = state.transition;
-    if (!transition || !transition.manual) return;
-    const target = Math.min(model.get("shown"), transition.steps.length);
-    const speed = model.get("speed");
-    let ms = REDUCED() || !(speed > 0) ? 0 : STEP_MS / speed;
-    if (target < applied) {
-      // a step back: the queue as it was before the walk, then the walk again up to `target`,
-      // at once (only the step now last is news to the learner, and it was seen before)
-      render(root, transition.before,
-        { summary: `${transition.summary} · step back`, rules: transition.rules });
-      applied = 0;
-      ms = 0;
-    }
-    while (applied < target) {
-      applyStep(root, transition.steps[applied], ms);
-      applied += 1;
-    }
-    root.dataset.shown = String(applied);
-    if (applied >= transition.steps.length) finish(state);
+    const transition = model.get("state").transition;
+    if (!transition || !transition.manual || model.get("shown") === applied) return;
+    pace.stop();
+    pace.to(Math.min(model.get("shown"), transition.steps.length), true);
   }
 
   model.on("change:state", play);
   model.on("change:shown", reveal);
+  model.on("change:speed", () => { pace.delay = paceDelay(model.get("speed")); });
   finish(model.get("state"));
+  root._frame.narration.after(pace.box);
   return () => {
     token += 1;
-    if (timer) clearTimeout(timer);
+    pace.stop();
+    if (closing) clearTimeout(closing);
   };
 }
 
@@ -508,9 +531,9 @@ function pacer(go) {
     else if (p.at < p.n) tick();
     show();
   };
-  p.play = () => {
+  p.play = (now) => {
     p.stop();
-    if (p.delay > 0) p.timer = setTimeout(tick, 0);
+    if (p.delay > 0) p.timer = setTimeout(tick, now ? 0 : p.delay);
     else while (p.at < p.n) p.to(p.at + 1, false);
     show();
   };
@@ -521,7 +544,7 @@ function pacer(go) {
     p.delay = delay;
     show();
   };
-  play.addEventListener("click", () => p.play());
+  play.addEventListener("click", () => p.play(true));
   pause.addEventListener("click", () => p.stop());
   const dragged = () => {
     const k = Number(scrub.value); // read first: stop() redraws the scrubber at the old step
