@@ -381,6 +381,7 @@ function renderQueueView(model, root) {
   let token = 0; // the transition on screen; a newer state replaces it
   let applied = 0; // steps of the current transition shown
   let closing = null; // the timer that draws the final scene after the last step's animation
+  let loaded = 0; // the transition (n) whose steps the pacer holds
 
   function finish(state) {
     const started = performance.now();
@@ -438,6 +439,7 @@ function renderQueueView(model, root) {
 
   function play() {
     token += 1;
+    loaded = model.get("state").transition ? model.get("state").transition.n : 0;
     if (closing) clearTimeout(closing);
     pace.stop();
     applied = 0;
@@ -458,8 +460,8 @@ function renderQueueView(model, root) {
       pace.to(Math.min(model.get("shown"), transition.steps.length), true);
       return;
     }
-    if (!delay) {
-      pace.to(transition.steps.length, false);
+    if (!delay || !transition.steps.some((step) => step.op === "stop")) {
+      pace.to(transition.steps.length, false); // no walk (a put, a clock tick): nothing to pace
       return;
     }
     pace.to(1, true); // the first step is on screen at once, the rest one per delay
@@ -469,6 +471,7 @@ function renderQueueView(model, root) {
   function reveal() {
     const transition = model.get("state").transition;
     if (!transition || !transition.manual || model.get("shown") === applied) return;
+    if (transition.n !== loaded) return; // a new call: play() loads it (events come in any order)
     pace.stop();
     pace.to(Math.min(model.get("shown"), transition.steps.length), true);
   }
