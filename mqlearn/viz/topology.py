@@ -38,7 +38,7 @@ from mqlearn.viz.scene import TRAY_SIZE, chip
 if TYPE_CHECKING:
     from mqlearn.engine.channel import Channel
     from mqlearn.engine.events import Event
-    from mqlearn.engine.message import Message
+    from mqlearn.engine.message import Message, MessageView
     from mqlearn.engine.ports import QueueManagerPort
     from mqlearn.engine.qmgr import QueueManager
 
@@ -64,7 +64,7 @@ def key(qm: QueueManagerPort, seq: int) -> str:
 
 
 def _message_chip(
-    qm: QueueManagerPort, m: Message, state: str, where: str, scales: dict[str, int]
+    qm: QueueManagerPort, m: Message | MessageView, state: str, where: str, scales: dict[str, int]
 ) -> dict[str, Any]:
     """A message as a chip: ``where`` it is, both Expiry fields when it carries an MQXQH, and
     ``scale``: the largest Expiry its label has shown (the bars' full width, fixed)."""
@@ -131,15 +131,15 @@ def topology_scene(
     scales = {} if scales is None else scales
     carry_labels(qms)
     now = qms[0].sim.now
-    flying = {id(f.message) for ch in channels for f in ch.in_flight}
+    flying = {f.message.seq for ch in channels for f in ch.in_flight}  # held, not on the queue
     out_qmgrs = []
     for qm in qms:
         queues = []
         for local in qm.local_queues():
             chips: list[dict[str, Any]] = []
             more = {"count": 0, "expired": 0}
-            for m in local.store.messages():
-                if id(m) in flying or m.state == GOT_IN_UOW:
+            for m in local.store.views():  # no Message made per message: a click stays cheap
+                if m.seq in flying or m.state == GOT_IN_UOW:
                     continue
                 if len(chips) < CHIPS_PER_QUEUE:
                     chips.append(_message_chip(qm, m, "live", local.name, scales))
