@@ -138,10 +138,11 @@ class Comparison(ControlPanel):
         self.redo_button.on_click(self.guarded(lambda _b: self._redo()))
         for button in (self.put_button, self.get_button, *self.advance_buttons):
             button.layout = widgets.Layout(width="auto", min_width="4.5em")
-        for field in (self.report, self.browse):
-            field.layout, field.style = widgets.Layout(width="22em"), {"description_width": "8em"}
+        for field, width in ((self.report, "30em"), (self.browse, "24em")):  # nothing cut off
+            field.layout = widgets.Layout(width=width, max_width="100%")
+            field.style = {"description_width": "initial"}
         for field in (self.reply_to, self.match_msg_id, self.match_correl_id):
-            field.layout = widgets.Layout(width="22em")
+            field.layout = widgets.Layout(width="24em", max_width="100%")
         options = widgets.HBox(
             [
                 widgets.VBox([widgets.HTML("<b>MQPUT options</b>"), self.report, self.reply_to]),

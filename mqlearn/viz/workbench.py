@@ -188,11 +188,17 @@ class Workbench(ControlPanel):
         return widgets.VBox([put, widgets.HBox([act, history], layout=_WRAP)])
 
     def _advanced(self) -> widgets.Widget:
-        for field in (self.report, self.persistence, self.browse, self.wait):
-            field.layout = widgets.Layout(width="22em")
-            field.style = {"description_width": "8em"}
+        # wide enough for the longest option and description: none is cut off at 800 px
+        for field, width in (
+            (self.report, "30em"),
+            (self.persistence, "30em"),
+            (self.browse, "24em"),
+            (self.wait, "16em"),
+        ):
+            field.layout = widgets.Layout(width=width, max_width="100%")
+            field.style = {"description_width": "initial"}
         for field in (self.reply_to, self.match_msg_id, self.match_correl_id):
-            field.layout = widgets.Layout(width="22em")
+            field.layout = widgets.Layout(width="24em", max_width="100%")
         put = widgets.VBox(
             [
                 widgets.HTML("<b>MQPUT options</b>"),
