@@ -102,9 +102,14 @@ class Labels:
         """The label of a message the views can see now, kept for when it has gone."""
         found = self._by_seq.get(message.seq)
         if found is None:
-            found = data_label(application_data(message)) or msg_tag(message.msgid)
+            found = self.looked_up(message)
             self._name(message.seq, found)
         return found
+
+    def looked_up(self, message: Message | MessageView) -> str:
+        """The label :meth:`remember` gives ``message``, without keeping it."""
+        found = self._by_seq.get(message.seq)
+        return found or data_label(application_data(message)) or msg_tag(message.msgid)
 
     def of(self, seq: int | None, msg_id: bytes | None = None) -> str:
         """The label of message ``seq``; one never seen gets its MsgId tag (or ``#seq``)."""

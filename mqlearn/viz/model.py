@@ -89,6 +89,9 @@ class WorkbenchModel:
         self._journal: list[Entry] = []
         self._done = 0  # actions of the journal that make the state shown now
         self._replaying = False
+        # the queue manager whose messages' labels next_letter has seen (their data, b"A", is
+        # a label too): looked at once, at the first letter handed out on it
+        self._named: QueueManager | None = None
 
     @property
     def labels(self) -> Labels:
@@ -162,7 +165,9 @@ class WorkbenchModel:
         v = self.vocab
         put = self._put_event(since)
         if put is not None and put.msg_seq is not None and label is not None:
-            taken = self._labels_on_queues(put.msg_seq) if label == "auto" else set()
+            taken = set()
+            if label == "auto" and self._named is not self.qm:  # once per queue manager
+                taken, self._named = self._labels_on_queues(put.msg_seq), self.qm
             name = self.labels.next_letter(taken) if label == "auto" else label
             self.labels.give(put.msg_seq, name)
         tag = msg_tag(md.MsgId) if put is None else self._name(put)
@@ -431,7 +436,7 @@ class WorkbenchModel:
         (data a notebook put, ``b"A"``, names a message A before any view has drawn it)."""
         labels = self.labels
         return {
-            labels.remember(m)
+            labels.looked_up(m)
             for q in self.qm.local_queues()
             for m in q.store.views()
             if m.seq != new
