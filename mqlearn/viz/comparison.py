@@ -139,10 +139,10 @@ class Comparison(ControlPanel):
         for button in (self.put_button, self.get_button, *self.advance_buttons):
             button.layout = widgets.Layout(width="auto", min_width="4.5em")
         for field, width in ((self.report, "30em"), (self.browse, "24em")):  # nothing cut off
-            field.layout = widgets.Layout(width=width, max_width="100%")
+            field.layout = widgets.Layout(width="100%", max_width=width)
             field.style = {"description_width": "initial"}
         for field in (self.reply_to, self.match_msg_id, self.match_correl_id):
-            field.layout = widgets.Layout(width="24em", max_width="100%")
+            field.layout = widgets.Layout(width="100%", max_width="24em")
         options = widgets.HBox(
             [
                 widgets.VBox([widgets.HTML("<b>MQPUT options</b>"), self.report, self.reply_to]),

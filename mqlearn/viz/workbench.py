@@ -95,7 +95,10 @@ class Workbench(ControlPanel):
         )
         self.queue_type.add_class("mq-queue-type")
         self.profile = widgets.Dropdown(
-            options=list(PROFILES), value=qm.profile, description="Profile", layout=_FIELD
+            options=list(PROFILES),
+            value=qm.profile,
+            description="Profile",
+            layout=widgets.Layout(width="16em"),  # "distributed" whole, beside its arrow
         )
         self.profile.add_class("mq-profile")
         self.queue_type.observe(self.guarded(lambda _c: self.reset()), names="value")
@@ -194,11 +197,11 @@ class Workbench(ControlPanel):
             (self.persistence, "30em"),
             (self.browse, "24em"),
             (self.wait, "16em"),
-        ):
-            field.layout = widgets.Layout(width=width, max_width="100%")
+        ):  # as wide as its column allows, up to what its longest option needs
+            field.layout = widgets.Layout(width="100%", max_width=width)
             field.style = {"description_width": "initial"}
         for field in (self.reply_to, self.match_msg_id, self.match_correl_id):
-            field.layout = widgets.Layout(width="24em", max_width="100%")
+            field.layout = widgets.Layout(width="100%", max_width="24em")
         put = widgets.VBox(
             [
                 widgets.HTML("<b>MQPUT options</b>"),
