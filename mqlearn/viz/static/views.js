@@ -687,21 +687,27 @@ function qmgrBox(qm, send) {
   return box;
 }
 
+// Where each chip is (label -> {where, rect}), to glide the ones that change place.
 function positions(root) {
   const at = new Map();
   for (const node of root.querySelectorAll(".mq-chip")) {
     // a glide still running ends now: measure where the chip is, not where it is passing
     if (node.getAnimations) node.getAnimations().forEach((a) => a.finish());
-    if (node.dataset.state !== "discarded") at.set(node.dataset.label, node.getBoundingClientRect());
+    if (node.dataset.state !== "discarded") {
+      at.set(node.dataset.label, { where: node.dataset.where, rect: node.getBoundingClientRect() });
+    }
   }
   return at;
 }
 
+// Only a chip that moved to another queue, channel or box glides (a shift along its row
+// does not): few animations, so a click still paints at once on a deep topology.
 function glide(root, before, ms) {
   if (!ms) return;
   for (const node of root.querySelectorAll(".mq-chip")) {
-    const from = before.get(node.dataset.label);
-    if (!from) continue;
+    const seen = before.get(node.dataset.label);
+    if (!seen || seen.where === node.dataset.where) continue;
+    const from = seen.rect;
     const to = node.getBoundingClientRect();
     const dx = from.left - to.left;
     const dy = from.top - to.top;
