@@ -24,8 +24,10 @@ lab: $(STAMP)
 # notebook before the page is asked for, so the app paints at once (benchmarks/bench_browser.py).
 # Voila also reads ./voila.json (the extensions a Voila page does not load), as on Binder.
 APP_OPTIONS := --preheat_kernel=True
+# JUPYTER_PATH: where Voila finds mqlearn's template (an editable install does not copy it).
 app: $(STAMP)
-	$(VENV)/bin/voila $(APP_OPTIONS) notebooks/workbench.ipynb
+	JUPYTER_PATH=$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH} \
+	  $(VENV)/bin/voila $(APP_OPTIONS) notebooks/workbench.ipynb
 
 test: $(STAMP) lint typecheck unit notebooks browser
 

@@ -16,7 +16,9 @@ without a browser (``button.click()``, wall clock). First paint is the median of
 with a kernel started per page (as Binder's Voila serves it), next to its baseline in the same run:
 Voila's floor, a page whose one cell shows one HTML widget, loaded in turn with it; and once with a
 pre-heated kernel (``make app``). The same clicks are timed again on a queue ten times deeper
-(10 000 messages: the view aggregates what does not fit, and must still animate). The notebook's first
+(10 000 messages: the view aggregates what does not fit, and must still animate). The topology view
+(notebook 06's) is timed the same way, N messages on a transmission queue and N on the queue
+across the channel: the clock, an MQGET, the expiry scan, Start/Stop of the channel. The notebook's first
 view is timed in JupyterLab, from Shift+Enter on the cell that makes a workbench to the painted
 view: once in a kernel that has imported only ``mqlearn`` (so the cell pays for ``mqlearn.viz``),
 then again. It is a report, not a test: it prints its tables and a PASS/FAIL line per target and
@@ -137,13 +139,19 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
+AT_REST = "() => document.querySelectorAll('.mq-pacer[data-playing=\"true\"]').length === 0"
+
+
 def click_times(page: Any, action: str, watched: str, clicks: int) -> list[float]:
-    """ms from click to painted change, per click; a get is undone after it (the queue stays)."""
+    """ms from click to painted change, per click; a get is undone after it (the queue stays).
+    Each click starts from rest: no walk still playing, whose next step would be taken for the
+    click's change."""
     times = []
     for _ in range(clicks):
         if action == "undo":
             page.locator(".mq-get").click()
             page.wait_for_timeout(400)
+        page.wait_for_function(AT_REST, timeout=120_000)
         took = page.evaluate(CLICK_TO_PAINT, [SELECTORS[action], watched, NO_CHANGE_MS])
         times.append(NO_CHANGE_MS if took is None else took)
         if took is None:
@@ -153,6 +161,75 @@ def click_times(page: Any, action: str, watched: str, clicks: int) -> list[float
             page.locator(".mq-undo").click()
             page.wait_for_timeout(400)
     return times
+
+
+# The topology: QM1's transmission queue and QM2's APP.IN each hold N messages, a third of them
+# expired, the channel between them stopped. Its clicks, in this order (the channel last: once
+# started it sends the whole transmission queue).
+TOPOLOGY_CELL = """import mqlearn as mq
+sim = mq.Simulation()
+qm1, qm2 = mq.QueueManager("QM1", sim), mq.QueueManager("QM2", sim)
+qm1.define_qlocal("QM2", usage="XMITQ")
+qm1.define_qremote("TO.APP", rname="APP.IN", rqmname="QM2", xmitq="QM2")
+qm2.define_qlocal("APP.IN")
+for qm, queue in ((qm1, "QM2"), (qm2, "APP.IN")):
+    qm.alter_qlocal(queue, maxdepth=100_000)
+channel = mq.Channel(qm1, qm2, xmitq="QM2", latency_ms=2_000)
+channel.stop()
+for queue in (mq.Queue(qm1, "TO.APP"), mq.Queue(qm2, "APP.IN")):
+    for i in range({n}):
+        queue.put(b"m%d" % i, mq.MD(Expiry=1 if i % 3 == 2 else 600_000))
+sim.advance(ms=100)
+topology = mq.viz.Topology([qm1, qm2], [channel])
+topology.widget"""
+TOPOLOGY_ACTIONS = {
+    "advance": ".mq-topology .mq-advance-100ms",
+    "get": '.mq-topology .mq-get[data-queue="APP.IN"]',
+    "scan": '.mq-topology .mq-scan[data-qmgr="QM2"]',
+    "channel": ".mq-topology .mq-channel-toggle",
+}
+
+
+def topology_click_times(browser: Any, folder: Path, n: int, clicks: int) -> dict[str, list[float]]:
+    """ms from click to painted change on the topology view, per click of each kind."""
+    page_nb = one_cell_notebook(folder / "bench_topology.ipynb", TOPOLOGY_CELL.format(n=n))
+    out: dict[str, list[float]] = {}
+    with servers.voila(page_nb, folder / "voila-topology.log") as url:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(url)
+        page.locator(".mq-topology .mq-chip").first.wait_for(timeout=120_000)
+        for action, selector in TOPOLOGY_ACTIONS.items():
+            out[action] = []
+            for _ in range(clicks):
+                took = page.evaluate(
+                    CLICK_TO_PAINT, [selector, ".mq-topology .mq-qv", NO_CHANGE_MS]
+                )
+                out[action].append(NO_CHANGE_MS if took is None else took)
+                page.wait_for_timeout(400)
+            print(f"  topology {action}: median {statistics.median(out[action]):.0f} ms")
+        page.close()
+    return out
+
+
+def topology_kernel_times(n: int, clicks: int) -> dict[str, list[float]]:
+    """The topology's clicks in this process, no browser: the kernel's share, in ms."""
+    namespace: dict[str, Any] = {}
+    exec(TOPOLOGY_CELL.format(n=n).rsplit("\n", 1)[0], namespace)  # the cell but its display
+    topology = namespace["topology"]
+    calls = {
+        "advance": lambda: topology.advance_buttons[0].click(),
+        "get": lambda: topology.get("QM2", "APP.IN"),
+        "scan": lambda: topology.scan("QM2"),
+        "channel": lambda: topology.toggle("QM1.TO.QM2", not topology.channels[0].running),
+    }
+    out: dict[str, list[float]] = {a: [] for a in calls}
+    for action, call in calls.items():
+        for _ in range(clicks):
+            t0 = time.perf_counter()
+            call()
+            out[action].append((time.perf_counter() - t0) * 1000)
+    assert not topology.failures, topology.failures
+    return out
 
 
 # JupyterLab: the first cell imports mqlearn alone; each later one makes and shows a workbench.
@@ -273,6 +350,7 @@ def main(argv: list[str] | None = None) -> int:
             page.locator(".mq-qv .mq-chip").first.wait_for(timeout=120_000)
             results["first_paint_preheated_s"] = time.perf_counter() - t0
             page.close()
+        topology = topology_click_times(browser, folder, n, clicks)
         paints = first_paints(browser, folder, n)
         results["first_paint_s"] = statistics.median(paints["workbench"])
         results["first_paint_floor_s"] = statistics.median(paints["floor"])
@@ -309,6 +387,18 @@ def main(argv: list[str] | None = None) -> int:
         p50, p95 = statistics.median(deep[a]), percentile(deep[a], 0.95)
         results["deep"].append({"action": a, "view_p50": p50, "view_p95": p95})
         print(f"{a:8} {p50:9.1f} {p95:9.1f}")
+    topo_kernel = topology_kernel_times(n, clicks)
+    print(f"The topology, {n} messages on each of two queues, {clicks} clicks each (ms)")
+    print(f"{'action':8} {'view p50':>9} {'view p95':>9} {'kernel p50':>11} {'p95/queue view':>15}")
+    results["topology"] = []
+    queue_view_p95 = max(r["view_p95"] for r in rows)  # the queue view's slowest click, this run
+    for a, times in topology.items():
+        p50, p95 = statistics.median(times), percentile(times, 0.95)
+        k50 = statistics.median(topo_kernel[a])
+        results["topology"].append(
+            {"action": a, "view_p50": p50, "view_p95": p95, "kernel_p50": k50}
+        )
+        print(f"{a:8} {p50:9.1f} {p95:9.1f} {k50:11.1f} {p95 / queue_view_p95:14.2f}x")
     first_view, *again = results["first_view_ms"]
     print(
         f"notebook first view in JupyterLab: {first_view:.0f} ms from Shift+Enter (the cell "
@@ -329,6 +419,11 @@ def main(argv: list[str] | None = None) -> int:
     ok_deep = all(r["view_p95"] <= CLICK_P95_MS for r in results["deep"])
     print(
         f"{'PASS' if ok_deep else 'FAIL'}: {DEEP} messages, click to pixels p95 <= {CLICK_P95_MS:.0f} ms"
+    )
+    ok_topology = all(r["view_p95"] <= CLICK_P95_MS for r in results["topology"])
+    print(
+        f"{'PASS' if ok_topology else 'FAIL'}: topology, click to pixels p95 <= "
+        f"{CLICK_P95_MS:.0f} ms"
     )
     ok_view = first_view <= FIRST_VIEW_MS
     print(f"{'PASS' if ok_view else 'FAIL'}: notebook first view <= {FIRST_VIEW_MS:.0f} ms")

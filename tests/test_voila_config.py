@@ -46,3 +46,18 @@ def test_no_extension_the_workbench_needs_is_denied() -> None:
     assert set(NEEDED) <= installed_labextensions()
     wrongly = {name: NEEDED[name] for name in denied() if name in NEEDED}
     assert not wrongly, f"voila.json denies extensions the workbench needs: {wrongly}"
+
+
+def test_the_template_voila_json_names_ships_with_the_repository_and_the_wheel() -> None:
+    """voila.json's template (the lab one without CDN stylesheets) is in share/jupyter, where
+    tests and ``make app`` point JUPYTER_PATH, and pyproject installs it with the wheel."""
+    import tomllib
+
+    config = json.loads((ROOT / "voila.json").read_text())
+    name = config["VoilaConfiguration"]["template"]
+    folder = Path("share/jupyter/voila/templates") / name
+    files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / folder).iterdir())
+    assert files == [str(folder / "conf.json"), str(folder / "index.html.j2")]
+    assert json.loads((ROOT / folder / "conf.json").read_text()) == {"base_template": "lab"}
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert pyproject["tool"]["setuptools"]["data-files"][str(folder)] == files

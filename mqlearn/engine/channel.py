@@ -124,6 +124,10 @@ class Channel:
             return
         queue.store.remove(message)
         detail = f"from {source.name} message {message.seq}"  # the sender's msg_seq: see docs
+        if arrived.deadline <= flight.arrives_ms:  # it arrives expired: say where it ran out
+            on_link = flight.sent_ms < arrived.deadline  # after it left (EXP-10), or before
+            where = f"channel {self.name}" if on_link else f"queue {queue.name}"
+            detail += f"; expired on {where}"
         target.log(dest_q, "channel-arrive", arrived, self.name, detail=detail)
 
     def _undeliverable(

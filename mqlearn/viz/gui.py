@@ -15,7 +15,7 @@ from __future__ import annotations
 import traceback
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -26,6 +26,9 @@ from mqlearn.viz.names import EXPIRATION_REPORTS, PERSISTENCES, Vocabulary
 from mqlearn.viz.text import summary
 from mqlearn.viz.text_view import TextView
 from mqlearn.viz.times import MS_PER_S
+
+if TYPE_CHECKING:
+    from mqlearn.viz.queue_view import QueueStage
 
 QMGR_NAME = "QM1"
 ADVANCE_STEPS_MS = (100, 1_000, 10_000)  # the clock buttons: +0.1 s, +1 s, +10 s
@@ -379,7 +382,12 @@ class ControlPanel(_Guarded, ABC):
 
 
 class QueueText:
-    """The two text lines of one queue every widget shows: its summary and the last result."""
+    """The two text lines of one queue every widget shows: its summary and the last result.
+
+    Following a :class:`QueueStage` (:meth:`follow`), the result of a get or browse waits until
+    the stage's view reports its walk played to the end: the line reveals the outcome when the
+    walk reaches it, not before (Visualgo's pacing).
+    """
 
     def __init__(self, model: WorkbenchModel) -> None:
         self.model = model
@@ -387,13 +395,54 @@ class QueueText:
         self.summary.add_class("mq-summary")
         self.result = TextView("(no call yet)")
         self.result.add_class("mq-result")
+        self._stage: QueueStage | None = None
+        self._held: tuple[int, str] | None = None  # (transition n, the line it hides yet)
+
+    def follow(self, stage: QueueStage) -> None:
+        """Hold each walk's result line until ``stage``'s view has played the walk."""
+        self._stage = stage
+        stage.view.observe(self._on_finished, names="finished")
+
+    def unfollow(self) -> None:
+        if self._stage is not None:
+            self._stage.view.unobserve(self._on_finished, names="finished")
+            self._stage = None
 
     def refresh(self, at_ms: int | None) -> None:
         """The summary at ``at_ms`` (None: now)."""
         self.summary.value = summary(self.model.qm, self.model.queue, at_ms)
 
     def show_result(self, line: str) -> None:
+        stage = self._stage
+        t = stage.transition if stage is not None else None
+        if (
+            stage is not None
+            and t is not None
+            and any(s["op"] == "stop" for s in t["steps"])
+            and stage.walking
+            and stage.view.speed > 0
+        ):
+            self._held = (t["n"], line)
+            verb = "Browse" if t["action"] == "browse" else "MQGET"
+            self.result.value = (
+                f"{verb} on {self.model.queue}: follow its walk in the view below; the outcome "
+                "shows here when the walk reaches it"
+            )
+            return
+        self._held = None
         self.result.value = line
+
+    def reveal_if_shown(self) -> None:
+        """A walk stepped by hand to its last step: its outcome now."""
+        stage = self._stage
+        t = stage.transition if stage is not None else None
+        if stage is not None and t is not None and not stage.pending:
+            self._on_finished({"new": t["n"]})
+
+    def _on_finished(self, change: dict[str, Any]) -> None:
+        if self._held is not None and change["new"] == self._held[0]:
+            self.result.value = self._held[1]
+            self._held = None
 
     def text(self) -> str:
         return summary(self.model.qm, self.model.queue)

@@ -10,7 +10,7 @@ the message it reports on (``R·A``). Labels are keyed by the queue manager's me
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from string import ascii_uppercase
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
@@ -28,7 +28,7 @@ _HEADER_LENGTHS = {
     C.MQFMT_XMIT_Q_HEADER: C.MQXQH_LENGTH_1,
     C.MQFMT_DEAD_LETTER_HEADER: C.MQDLH_LENGTH_1,
 }
-_ARRIVED_FROM = re.compile(r"^from (?P<qmgr>\S+) message (?P<seq>\d+)$")  # channel-arrive
+_ARRIVED_FROM = re.compile(r"^from (?P<qmgr>\S+) message (?P<seq>\d+)(?:;|$)")  # channel-arrive
 DATA_LABEL_CHARS = 8  # data up to this many printable characters is its own label
 REPORT_PREFIX = "R·"
 
@@ -68,6 +68,7 @@ class Labels:
         self._folded = 0  # events already looked at by :meth:`fold`
         self._carried = 0  # and by :meth:`carry`
         self._letters = 0  # letters handed out by :meth:`next_letter`
+        self._used: set[str] = set()  # every label this queue manager's messages have had
 
     def __len__(self) -> int:
         return len(self._by_seq)
@@ -76,12 +77,21 @@ class Labels:
         """Name a message explicitly (a label given at put wins over everything else)."""
         if not label or not label.isprintable():
             raise ValueError(f"a label must be non-empty printable text, got {label!r}")
-        self._by_seq[seq] = label
+        self._name(seq, label)
 
-    def next_letter(self) -> str:
-        """The next letter of A, B, …, Z, AA, … (each handed out once)."""
-        self._letters += 1
-        return letters(self._letters - 1)
+    def _name(self, seq: int, label: str) -> None:
+        self._by_seq[seq] = label
+        self._used.add(label)
+
+    def next_letter(self, taken: Iterable[str] = ()) -> str:
+        """The next letter of A, B, …, Z, AA, … that no message of this queue manager has had
+        as its label (nor is in ``taken``): a letter is never used twice while it lives."""
+        taken = set(taken)
+        while True:
+            self._letters += 1
+            letter = letters(self._letters - 1)
+            if letter not in self._used and letter not in taken:
+                return letter
 
     @property
     def last_letter(self) -> str:
@@ -92,9 +102,14 @@ class Labels:
         """The label of a message the views can see now, kept for when it has gone."""
         found = self._by_seq.get(message.seq)
         if found is None:
-            found = data_label(application_data(message)) or msg_tag(message.msgid)
-            self._by_seq[message.seq] = found
+            found = self.looked_up(message)
+            self._name(message.seq, found)
         return found
+
+    def looked_up(self, message: Message | MessageView) -> str:
+        """The label :meth:`remember` gives ``message``, without keeping it."""
+        found = self._by_seq.get(message.seq)
+        return found or data_label(application_data(message)) or msg_tag(message.msgid)
 
     def of(self, seq: int | None, msg_id: bytes | None = None) -> str:
         """The label of message ``seq``; one never seen gets its MsgId tag (or ``#seq``)."""
@@ -119,7 +134,7 @@ class Labels:
                 if earlier.kind == "put" and earlier.cause == "qmgr" and earlier.qmgr == event.qmgr:
                     if earlier.msg_seq is not None and earlier.msg_seq not in self._by_seq:
                         name = self.of(event.msg_seq, event.msg_id)
-                        self._by_seq[earlier.msg_seq] = REPORT_PREFIX + name
+                        self._name(earlier.msg_seq, REPORT_PREFIX + name)
                     break
                 if earlier.kind == "discard":
                     break  # this report was thrown away: no put of it stands before
@@ -136,7 +151,7 @@ class Labels:
             if found and source is not None and event.msg_seq not in self._by_seq:
                 sent = source.of(int(found["seq"]))
                 if not sent.startswith("#"):  # a message never seen keeps its fallback name
-                    self._by_seq[event.msg_seq] = sent
+                    self._name(event.msg_seq, sent)
         self._carried = len(log)
 
 

@@ -89,6 +89,9 @@ class WorkbenchModel:
         self._journal: list[Entry] = []
         self._done = 0  # actions of the journal that make the state shown now
         self._replaying = False
+        # the queue manager whose messages' labels next_letter has seen (their data, b"A", is
+        # a label too): looked at once, at the first letter handed out on it
+        self._named: QueueManager | None = None
 
     @property
     def labels(self) -> Labels:
@@ -162,7 +165,10 @@ class WorkbenchModel:
         v = self.vocab
         put = self._put_event(since)
         if put is not None and put.msg_seq is not None and label is not None:
-            name = self.labels.next_letter() if label == "auto" else label
+            taken = set()
+            if label == "auto" and self._named is not self.qm:  # once per queue manager
+                taken, self._named = self._labels_on_queues(put.msg_seq), self.qm
+            name = self.labels.next_letter(taken) if label == "auto" else label
             self.labels.give(put.msg_seq, name)
         tag = msg_tag(md.MsgId) if put is None else self._name(put)
         head = "MQPUT OK"
@@ -425,6 +431,17 @@ class WorkbenchModel:
         return sum(is_expired(m.deadline, now) for m in self.qm.local(self.queue).store.views())
 
     # -- helpers ----------------------------------------------------------------------------------
+    def _labels_on_queues(self, new: int) -> set[str]:
+        """The labels of every message on this queue manager's queues now but message ``new``
+        (data a notebook put, ``b"A"``, names a message A before any view has drawn it)."""
+        labels = self.labels
+        return {
+            labels.looked_up(m)
+            for q in self.qm.local_queues()
+            for m in q.store.views()
+            if m.seq != new
+        }
+
     def _result(self, line: str) -> str:
         self.last_result = line
         return line

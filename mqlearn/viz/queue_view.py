@@ -37,6 +37,8 @@ class QueueView(anywidget.AnyWidget):
     state = traitlets.Dict().tag(sync=True)
     shown = traitlets.Int(0).tag(sync=True)
     speed = traitlets.Float(1.0, min=0.0).tag(sync=True)
+    # set by the browser: the number (``n``) of the last transition whose walk reached its end
+    finished = traitlets.Int(0).tag(sync=True)
 
 
 class QueueStage:
@@ -118,8 +120,8 @@ class QueueStage:
             # numbered, so a repeat still shows; the caption when no step says more
             "summary": summary,
             "manual": manual,
-            # a walk shown by hand can be stepped back: the view redraws this and replays up to there
-            "before": before if manual else None,
+            # a walk can be stepped back or scrubbed: the view redraws this and replays up to there
+            "before": before if played else None,
             "steps": played,
             "entering": [s["id"] for s in played if s["op"] == "put" and s["queue"] == m.queue],
             "got": _got(before, played),
@@ -151,6 +153,13 @@ class QueueStage:
         with self.view.hold_sync():
             self.view.shown = 0
             self.view.state = {"scene": self.scene(at_ms), "transition": transition}
+
+    @property
+    def walking(self) -> bool:
+        """The transition on screen has steps the view has not yet reported played to the end
+        (the result line waits for them: it reveals the outcome when the walk reaches it)."""
+        t = self.transition
+        return t is not None and bool(t["steps"]) and self.view.finished != t["n"]
 
     def step(self) -> bool:
         """Reveal one more step of a manual transition; False when none is waiting."""

@@ -317,7 +317,8 @@ def narrate(played: Sequence[dict[str, Any]]) -> str:
     walk = [s for s in played if s["op"] == "stop"]
     if walk:
         looked = sum(s["op"] in ("visit", "skip") for s in played)
-        rule = walk[0]["rule"]
+        # the rule the discard steps cite (EXP-26 is the empty end's, not the discards')
+        rule = next((s["rule"] for s in played if s["op"] in ("discard", "discard-more")), "")
         parts.append(f"the call looked at {looked} message(s)")
         if discarded:
             parts.append(f"discarded {', '.join(discarded)} ({rule})")

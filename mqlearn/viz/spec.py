@@ -188,7 +188,9 @@ def time_line(
         "x": seconds(at),
         "y": np.asarray([y_from, y_to] if at else [], dtype=float),
         "text": texts([label, ""] if at else []),
-        "textposition": "top right",
+        # left of the line: the axis ends a little after now, and text past it was cut off
+        "textposition": "top left",
+        "cliponaxis": False,
         "textfont": {"color": color},
         "hoverinfo": "skip",
         "line": {"color": color, "dash": "dot", "width": 1.5},

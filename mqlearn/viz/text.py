@@ -62,7 +62,10 @@ def xqh_summary(qm: QueueManager, xmitq: str) -> str:
 
     vocab = Vocabulary(qm.profile)
     rows = xqh_rows(qm, xmitq)
-    head = f"At {qm.sim.now / MS_PER_S:.1f} s {xmitq} holds {len(rows)} message(s) with an MQXQH"
+    head = (
+        f"At {qm.sim.now / MS_PER_S:.1f} s transmission queue {xmitq} holds {len(rows)} "
+        "message(s) with an MQXQH"
+    )
     if not rows:
         return head + "."
     name = vocab.name("Expiry")

@@ -47,9 +47,11 @@ def _button(text: str, css: str, tooltip: str, primary: bool = False) -> widgets
 class Workbench(ControlPanel):
     """A queue workbench: put, get, browse, step, advance, undo and watch one queue.
 
-    ``Workbench()`` makes its own queue manager QM1 with ``queue`` (MSGDLVSQ ``msgdlvsq``) and
-    ``reply_q``; given a ``qm``, it defines whichever of them is missing there. The queue type
-    and profile controls (and Reset) start again on a new QM1.
+    ``Workbench()`` makes its own queue manager QM1 with ``queue`` (MSGDLVSQ ``msgdlvsq``: FIFO
+    first, as the introduction tells it) and ``reply_q``; given a ``qm``, it defines whichever of
+    them is missing there. The queue type and profile controls (and Reset) start again on a new
+    QM1. A get's result line waits until the view has played its walk to the end (the view
+    reports it in ``finished``), so the outcome is not read before it is seen.
     """
 
     def __init__(
@@ -57,7 +59,7 @@ class Workbench(ControlPanel):
         qm: QueueManager | None = None,
         queue: str = "APP.IN",
         *,
-        msgdlvsq: str = "PRIORITY",
+        msgdlvsq: str = "FIFO",
         profile: str | None = None,
         reply_q: str | None = "REPLY.Q",
     ) -> None:
@@ -65,6 +67,7 @@ class Workbench(ControlPanel):
         self.widget = widgets.VBox(layout=widgets.Layout(width="100%", max_width="1400px"))
         self.widget.add_class("mq-workbench")
         self.queue_view = QueueView()
+        self.views: QueueText | None = None
         self._build(prepare_queue_manager(qm, profile, {queue: msgdlvsq}, reply_q))
 
     # -- building -----------------------------------------------------------------------------------
@@ -72,10 +75,13 @@ class Workbench(ControlPanel):
         """(Re)build the model and every control for ``qm``: the vocabulary follows its profile."""
         self.model = WorkbenchModel(qm, self.queue_name, self.reply_q, undo=True)
         super().__init__([self.model])
+        if self.views is not None:
+            self.views.unfollow()  # the lines of the queue manager Reset replaced
         self.views = QueueText(self.model)
         self.summary, self.result = self.views.summary, self.views.result
         self._charts: AllQueueCharts | None = None  # built when first needed: it loads plotly
         self.stage = QueueStage(self.model, self.queue_view)
+        self.views.follow(self.stage)
 
         self.queue_type = widgets.ToggleButtons(
             options=list(QUEUE_TYPES),
@@ -89,12 +95,20 @@ class Workbench(ControlPanel):
         )
         self.queue_type.add_class("mq-queue-type")
         self.profile = widgets.Dropdown(
-            options=list(PROFILES), value=qm.profile, description="Profile", layout=_FIELD
+            options=list(PROFILES),
+            value=qm.profile,
+            description="Profile",
+            layout=widgets.Layout(width="16em"),  # "distributed" whole, beside its arrow
         )
         self.profile.add_class("mq-profile")
         self.queue_type.observe(self.guarded(lambda _c: self.reset()), names="value")
         self.profile.observe(self.guarded(lambda _c: self.reset()), names="value")
-        self.reset_button = _button("Reset", "mq-reset", "start again on an empty queue")
+        self.reset_button = _button(
+            f"Reset ({self.model.msgdlvsq}, {qm.profile})",
+            "mq-reset",
+            f"start again: an empty {self.model.msgdlvsq} queue on a new QM1 of profile "
+            f"{qm.profile}",
+        )
         self.reset_button.on_click(self.guarded(lambda _b: self.reset()))
 
         self.data.value = ""
@@ -177,11 +191,17 @@ class Workbench(ControlPanel):
         return widgets.VBox([put, widgets.HBox([act, history], layout=_WRAP)])
 
     def _advanced(self) -> widgets.Widget:
-        for field in (self.report, self.persistence, self.browse, self.wait):
-            field.layout = widgets.Layout(width="22em")
-            field.style = {"description_width": "8em"}
+        # wide enough for the longest option and description: none is cut off at 800 px
+        for field, width in (
+            (self.report, "30em"),
+            (self.persistence, "30em"),
+            (self.browse, "24em"),
+            (self.wait, "16em"),
+        ):  # as wide as its column allows, up to what its longest option needs
+            field.layout = widgets.Layout(width="100%", max_width=width)
+            field.style = {"description_width": "initial"}
         for field in (self.reply_to, self.match_msg_id, self.match_correl_id):
-            field.layout = widgets.Layout(width="22em")
+            field.layout = widgets.Layout(width="100%", max_width="24em")
         put = widgets.VBox(
             [
                 widgets.HTML("<b>MQPUT options</b>"),
@@ -229,7 +249,12 @@ class Workbench(ControlPanel):
         )
         self._build(qm)
         self.stage.show(f"New {qm.name} (profile {qm.profile}), {self.model.msgdlvsq} queue")
-        self.show_results([f"Reset: an empty {self.model.msgdlvsq} queue on {qm.name}"])
+        self.show_results(
+            [
+                f"Reset: an empty {self.model.msgdlvsq} queue {self.queue_name} on a new "
+                f"{qm.name}, profile {qm.profile}"
+            ]
+        )
 
     def _get(self, browse: str | None = None, manual: bool = False) -> None:
         mode = browse or self.get_mode()
@@ -246,6 +271,7 @@ class Workbench(ControlPanel):
         """One candidate of a get's walk per click; a new get when the last one is all shown."""
         if not self.stage.step():
             self._get(manual=True)
+        self.lines.reveal_if_shown()  # the last step shown: the outcome too
         self._update_buttons()
 
     def _on_speed(self, change: dict[str, Any]) -> None:
@@ -282,6 +308,14 @@ class Workbench(ControlPanel):
         self.undo_button.disabled = not self.model.can_undo
         self.redo_button.disabled = not self.model.can_redo
         self.step_back_button.disabled = not self.stage.can_step_back
+        if self.stage.pending:  # the next click shows one more step of this get
+            self.step_button.description = "Step ▸"
+            self.step_button.tooltip = "show the next step of this MQGET's walk"
+        else:  # the next click calls the MQI: say so, it removes a message
+            self.step_button.description = "Step ▸ a new MQGET"
+            self.step_button.tooltip = (
+                "call a new (destructive) MQGET and show its walk one step per click"
+            )
 
     def _on_charts(self, _change: dict[str, Any]) -> None:
         if self.charts.selected_index is not None:
@@ -290,12 +324,19 @@ class Workbench(ControlPanel):
             self.chart_views.refresh(self._shown_at())
 
     # -- what it shows ------------------------------------------------------------------------------
+    @property
+    def lines(self) -> QueueText:
+        """The summary and result lines of the queue on screen."""
+        assert self.views is not None  # set by _build
+        return self.views
+
     def show_results(self, lines: list[str]) -> None:
-        self.views.show_result(lines[0])
+        """The result line; a get's or browse's waits for its walk, which the view plays."""
+        self.lines.show_result(lines[0])
 
     def refresh(self, at_ms: int | None) -> None:
         """The summary line always; the queue view at a replayed time; charts only when open."""
-        v = self.views
+        v = self.lines
         if at_ms is not None:
             now_s = self.model.now_ms / 1000
             line = f"Replay: the queue as it was at {at_ms / 1000:.1f} s (now {now_s:.1f} s)"
@@ -310,7 +351,7 @@ class Workbench(ControlPanel):
 
     def text(self) -> str:
         """The summary and the last result line, as plain text."""
-        return "\n".join(filter(None, [self.views.text(), self.model.last_result]))
+        return "\n".join(filter(None, [self.lines.text(), self.model.last_result]))
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         return _bundle(self.widget, self.text(), **kwargs)

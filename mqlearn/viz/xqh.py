@@ -15,7 +15,8 @@ from mqlearn.engine.message import remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.headers import MQXQH, XQH_LENGTH
 from mqlearn.viz import palette
-from mqlearn.viz.names import Vocabulary, msg_tag
+from mqlearn.viz.labels import labels_for
+from mqlearn.viz.names import Vocabulary
 from mqlearn.viz.spec import HEIGHT, Spec, figure, texts, titled_layout
 from mqlearn.viz.times import MS_PER_S
 
@@ -39,7 +40,7 @@ class XqhRow(NamedTuple):
     """One message on a transmission queue: both Expiry fields as a get would see them now,
     and as they were when it was put."""
 
-    tag: str
+    tag: str  # the learner's label for the message (mqlearn.viz.labels), as on every view
     destination: str
     outer: int  # remaining tenths of the MQMD Expiry, 0 once expired, -1 unlimited
     embedded: int  # the MQXQH's embedded Expiry after the decrement (XQH-03), 0 if run out
@@ -54,6 +55,7 @@ def xqh_rows(qm: QueueManager, xmitq: str) -> list[XqhRow]:
     engine's own decrement: rules XQH-03, XQH-05); the outer one is the message's remaining Expiry.
     """
     now: int = qm.sim.now
+    labels = labels_for(qm)
     rows = []
     for message in qm.local(xmitq).store.messages():
         encoding = message.field("Encoding", C.MQENC_NATIVE)
@@ -67,7 +69,7 @@ def xqh_rows(qm: QueueManager, xmitq: str) -> list[XqhRow]:
         xdeadline = message.xdeadline
         rows.append(
             XqhRow(
-                msg_tag(message.msgid),
+                labels.remember(message),
                 f"{header.RemoteQName.strip()} at {header.RemoteQMgrName.strip()}",
                 remaining_tenths(message.deadline, now),
                 embedded,
@@ -196,7 +198,7 @@ def xqh_inspector_spec(qm: QueueManager, xmitq: str) -> Spec:
     shown = len(traces[0]["x"])
     now: int = qm.sim.now
     layout = titled_layout(
-        f"{xmitq}: outer and embedded {expiry_name} at {now / MS_PER_S:.1f} s "
+        f"transmission queue {xmitq}: outer and embedded {expiry_name} at {now / MS_PER_S:.1f} s "
         f"({shown} message(s) with an MQXQH)",
         "message on the transmission queue → its destination",
         f"remaining {expiry_name} (tenths of a second)",

@@ -77,15 +77,26 @@ def _serving(argv: list[str], port: int, log: Path, env: dict[str, str]) -> Iter
             _stop(proc)
 
 
+REPO = Path(__file__).resolve().parents[2]
+# mqlearn's Voila template (voila.json): found here whether or not it is installed in the prefix
+TEMPLATES_ROOT = REPO / "share" / "jupyter"
+
+
 @contextmanager
 def voila(notebook: Path, log: Path, extra: Sequence[str] = ()) -> Iterator[str]:
-    """Voila serving ``notebook`` alone (``extra``: more Voila options); yields the page URL."""
+    """Voila serving ``notebook`` alone with mqlearn's template (``extra``: more Voila options);
+    yields the page URL."""
     port = free_port()
     argv = [
         sys.executable, "-m", "voila", str(notebook), "--no-browser", f"--port={port}",
-        f"--Voila.ip={HOST}", "--Voila.port_retries=0", "--show_tracebacks=True", *extra,
+        f"--Voila.ip={HOST}", "--Voila.port_retries=0", "--show_tracebacks=True",
+        "--template=mqlearn", *extra,
     ]  # fmt: skip
-    with _serving(argv, port, log, dict(os.environ)) as url:
+    env = dict(os.environ)
+    env["JUPYTER_PATH"] = os.pathsep.join(
+        filter(None, [str(TEMPLATES_ROOT), env.get("JUPYTER_PATH")])
+    )
+    with _serving(argv, port, log, env) as url:
         yield url
 
 

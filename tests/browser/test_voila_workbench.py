@@ -14,7 +14,7 @@ from tests.browser import servers
 
 WORKBENCH = Path(__file__).resolve().parents[2] / "notebooks" / "workbench.ipynb"
 
-# (Priority, Expiry in tenths) on the workbench's PRIORITY queue, labelled A, B, C.
+# (Priority, Expiry in tenths) on a PRIORITY queue, labelled A, B, C.
 MESSAGES = [
     (5, 10),  # A expires at 1 s, at the head of the queue
     (3, 600),  # B lives a minute
@@ -56,6 +56,12 @@ def states(page: Page) -> list[tuple[str, str]]:
 
 def put_three_and_expire_two(page: Page) -> None:
     result = page.locator(".mq-result")
+    # the workbench opens on FIFO, as its introduction starts; these tests want PRIORITY
+    page.locator(".mq-queue-type button", has_text="PRIORITY").click()
+    expect(result).to_have_text(
+        "Reset: an empty PRIORITY queue APP.IN on a new QM1, profile distributed"
+    )
+    expect(page.locator(".mq-reset")).to_have_text("Reset (PRIORITY, distributed)")
     for n, (priority, expiry) in enumerate(MESSAGES):
         _type(page.locator(".mq-priority input"), priority)
         _type(page.locator(".mq-expiry input"), expiry)
@@ -170,4 +176,95 @@ def test_controls_never_overlap_at_800px_and_follow_a_resize(
             view = page.locator(".mq-qv").bounding_box()
             assert view is not None and view["x"] + view["width"] <= width, width
             page.screenshot(path=artifacts / f"workbench_{width}px.png", full_page=True)
+        assert not page_errors, f"JavaScript errors in the page: {page_errors}"
+
+
+# Text that does not fit where it is drawn: a label or button wider than its box, a dropdown
+# whose chosen option is wider than the dropdown, a chart's text outside its chart.
+CUT_OFF = """() => {
+  const cut = [];
+  const visible = (n) => n.offsetParent !== null;
+  for (const n of document.querySelectorAll('.widget-label, button, .mq-chip-label, .mq-chip-expiry, td, th'))
+    if (visible(n) && n.scrollWidth > n.clientWidth + 1) cut.push(n.textContent.trim());
+  const ctx = document.createElement('canvas').getContext('2d');
+  for (const s of document.querySelectorAll('select')) {
+    if (!visible(s) || s.selectedIndex < 0) continue;
+    const style = getComputedStyle(s);
+    ctx.font = `${style.fontSize} ${style.fontFamily}`;
+    const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+    const text = s.options[s.selectedIndex].text;
+    if (ctx.measureText(text).width > room + 1) cut.push(text);
+  }
+  for (const svg of document.querySelectorAll('.js-plotly-plot svg.main-svg:first-of-type')) {
+    const box = svg.getBoundingClientRect();
+    for (const t of svg.querySelectorAll('text')) {
+      const r = t.getBoundingClientRect();
+      if (r.width && (r.left < box.left - 1 || r.right > box.right + 1)) cut.push(t.textContent);
+    }
+  }
+  return cut;
+}"""
+
+
+def test_no_label_is_cut_off_at_800_or_1400px_with_every_section_open(
+    page: Page, page_errors: list[str], tmp_path: Path, artifacts: Path
+) -> None:
+    """Words match pixels: descriptions, options, chips, the report inbox and the charts' text
+    all fit, with a report (MQFB_EXPIRATION) and an unlimited Expiry on screen."""
+    with servers.voila(WORKBENCH, tmp_path / "voila.log") as url:
+        page.set_viewport_size({"width": 1400, "height": 1000})
+        page.goto(url)
+        expect(page.locator(".mq-qv")).to_be_visible()
+        page.locator(".mq-more-options").get_by_text("More MQI options").click()  # its title
+        page.locator(".mq-more-options select").first.wait_for()
+        page.locator(".mq-more-options select").first.select_option(label="MQRO_EXPIRATION")
+        _type(page.locator(".mq-expiry input"), 10)
+        page.locator(".mq-put").click()
+        expect(page.locator(".mq-result")).to_contain_text("MQPUT OK: A")
+        _type(page.locator(".mq-expiry input"), -1)
+        page.wait_for_timeout(500)  # the value reaches the kernel
+        page.locator(".mq-put").click()
+        expect(page.locator(".mq-result")).to_contain_text("MQPUT OK: B")
+        expect(page.locator(".mq-result")).to_contain_text("Expiry MQEI_UNLIMITED")
+        page.locator(".mq-advance-1s").click()
+        page.locator(".mq-get").click()
+        expect(page.locator(".mq-result")).to_contain_text("MQGET OK: B")
+        page.locator(".mq-charts").get_by_text("Charts, event log and replay").click()
+        expect(page.locator(".mq-inbox")).to_contain_text("MQFB_EXPIRATION")
+        for width in (800, 1400):
+            page.set_viewport_size({"width": width, "height": 1000})
+            page.wait_for_timeout(1_500)  # plotly relayouts on resize
+            page.screenshot(path=artifacts / f"workbench_open_{width}px.png", full_page=True)
+            cut = page.evaluate(CUT_OFF)
+            assert cut == [], f"cut off at {width} px: {cut}"
+        assert not page_errors, f"JavaScript errors in the page: {page_errors}"
+
+
+def test_three_clicks_to_the_first_discard(
+    page: Page, page_errors: list[str], tmp_path: Path, artifacts: Path
+) -> None:
+    """The README's first picture: the app as it opens (FIFO), then MQPUT (A, Expiry 100 tenths),
+    +10 s (A expired, still counted: EXP-25), MQGET (its walk discards A: EXP-22; nothing live is
+    left, 2033: EXP-26). Saved as tests/artifacts/workbench_readme.png (docs/images/workbench.png)."""
+    with servers.voila(WORKBENCH, tmp_path / "voila.log") as url:
+        page.set_viewport_size({"width": 1400, "height": 900})
+        page.goto(url)
+        expect(page.locator(".mq-reset")).to_have_text("Reset (FIFO, distributed)")
+        page.locator(".mq-put").click()
+        expect(page.locator('.mq-qv-lanes .mq-chip[data-label="A"]')).to_have_attribute(
+            "data-state", "live"
+        )
+        page.locator(".mq-advance-10s").click()
+        expect(page.locator('.mq-qv-lanes .mq-chip[data-label="A"]')).to_have_attribute(
+            "data-state", "expired"
+        )
+        page.locator(".mq-get").click()
+        expect(page.locator('.mq-qv-tray .mq-chip[data-label="A"]')).to_have_attribute(
+            "data-state", "discarded"
+        )
+        result = page.locator(".mq-result")
+        expect(result).to_contain_text("MQGET failed: MQRC_NO_MSG_AVAILABLE (2033)")
+        expect(result).to_contain_text("discarded 1 expired on the way: A (MsgId QM1#1) (EXP-22)")
+        page.wait_for_timeout(800)  # the last step's animation
+        page.screenshot(path=artifacts / "workbench_readme.png")
         assert not page_errors, f"JavaScript errors in the page: {page_errors}"

@@ -60,8 +60,9 @@ def xmit_qm(profile: str = "distributed") -> mq.QueueManager:
     return qm
 
 
-def put_direct_xqh(qm: mq.QueueManager, outer: int, embedded: int) -> None:
-    """An application's own MQXQH put straight onto the transmission queue (rule XQH-02)."""
+def put_direct_xqh(qm: mq.QueueManager, outer: int, embedded: int, data: bytes = b"body") -> None:
+    """An application's own MQXQH put straight onto the transmission queue (rule XQH-02);
+    ``data`` after it is the message's label on every view."""
     header = MQXQH(RemoteQName=APP_Q, RemoteQMgrName="QM2", MsgDesc=mq.MD(Expiry=embedded))
     md = mq.MD(Expiry=outer, Format=C.MQFMT_XMIT_Q_HEADER)
-    mq.Queue(qm, XMITQ).put(header.pack() + b"body", md, mq.PMO())
+    mq.Queue(qm, XMITQ).put(header.pack() + data, md, mq.PMO())

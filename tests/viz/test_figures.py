@@ -232,8 +232,9 @@ def test_xqh05_inspector_clamps_the_embedded_expiry_at_zero() -> None:
     outer, embedded = fig.data[:2]  # the bars; then the markers saying what a 0 means
     assert list(outer.y) == [70] and list(embedded.y) == [0]
     assert list(embedded.text) == ["0 (clamped: XQH-05)"]
-    assert outer.hovertext[0] == "QM1#1 → APP.IN at QM2"
-    assert list(fig.layout.xaxis.ticktext) == ["QM1#1<br>→ APP.IN at QM2"]
+    assert outer.hovertext[0] == "body → APP.IN at QM2"  # the learner's label, not the MsgId
+    assert list(fig.layout.xaxis.ticktext) == ["body<br>→ APP.IN at QM2"]
+    assert fig.layout.title.text.startswith("transmission queue QM2: outer and embedded Expiry")
 
 
 def test_xqh03_inspector_counts_both_fields_down_after_a_remote_put() -> None:
@@ -417,8 +418,8 @@ def test_xqh05_zero_labels_are_short_and_explained_by_a_marker_and_its_legend() 
     label stays the bar's text (shown on hover); a clamped embedded Expiry gets a marker above
     its own bar, an expired message one between its two bars, each with a legend entry."""
     qm = xmit_qm()
-    put_direct_xqh(qm, outer=100, embedded=20)  # QM1#1: clamped after 2 s
-    put_direct_xqh(qm, outer=10, embedded=10)  # QM1#2: expired after 1 s
+    put_direct_xqh(qm, outer=100, embedded=20, data=b"A")  # clamped after 2 s
+    put_direct_xqh(qm, outer=10, embedded=10, data=b"B")  # expired after 1 s
     qm.sim.advance(seconds=3)
     fig = figures.xqh_inspector(qm, XMITQ)
     outer, embedded = fig.data[:2]
@@ -432,7 +433,7 @@ def test_xqh05_zero_labels_are_short_and_explained_by_a_marker_and_its_legend() 
     assert list(clamped.x) == pytest.approx([embedded_centre])
     assert list(expired.x) == [1.0]
     assert clamped.showlegend and expired.showlegend
-    assert "QM1#1 → APP.IN at QM2: embedded Expiry 0 (clamped: XQH-05)" in clamped.text[0]
+    assert "A → APP.IN at QM2: embedded Expiry 0 (clamped: XQH-05)" in clamped.text[0]
     # nothing to explain: no points, no legend entries, the same traces
     fresh = xmit_qm()
     put_direct_xqh(fresh, outer=100, embedded=20)

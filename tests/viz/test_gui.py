@@ -44,6 +44,14 @@ def put(wb: Workbench | Comparison, **values: Any) -> None:
     wb.put_button.click()
 
 
+def get(wb: Workbench) -> None:
+    """MQGET by its button, then what the browser does once the view has played the walk to its
+    end (reports it in ``finished``): only then does the result line show the outcome."""
+    wb.get_button.click()
+    assert wb.stage.transition is not None
+    wb.queue_view.finished = wb.stage.transition["n"]
+
+
 def advance(wb: Workbench | Comparison, seconds: float) -> None:
     labels = {0.1: "+0.1 s", 1: "+1 s", 10: "+10 s"}
     next(b for b in wb.advance_buttons if b.description == labels[seconds]).click()
@@ -106,7 +114,7 @@ def test_exp22_put_advance_get_updates_figures_summary_and_result() -> None:
     assert list(trace(wb.timeline, "now").x) == [1.0, 1.0]
     assert "1 expired but not yet discarded" in text_of(wb.summary)
 
-    wb.get_button.click()
+    get(wb)
     assert "MQGET OK: B (MsgId QM1#2)" in text_of(wb.result)
     assert "discarded 1 expired on the way: A (MsgId QM1#1) (EXP-22)" in text_of(wb.result)
     assert tags_of(wb.timeline, "discarded") == ["A"]
@@ -114,7 +122,7 @@ def test_exp22_put_advance_get_updates_figures_summary_and_result() -> None:
     assert trace(wb.depth, "live").y[-1] == 0
     assert "MQRC_NO_MSG_AVAILABLE" not in text_of(wb.event_log)
     assert "✕ discard" in text_of(wb.event_log)
-    wb.get_button.click()
+    get(wb)
     assert "MQRC_NO_MSG_AVAILABLE (2033)" in text_of(wb.result)
     assert "MQRC_NO_MSG_AVAILABLE (2033)" in text_of(wb.event_log)
     assert wb.failures == []
@@ -125,12 +133,12 @@ def test_browse_lock_under_cursor_and_unit_of_work_controls() -> None:
     wb = Workbench()
     put(wb, expiry=600)
     wb.browse.value, wb.lock.value = "first", True
-    wb.get_button.click()
+    get(wb)
     assert "MQGMO_BROWSE_FIRST OK: A (MsgId QM1#1)" in text_of(wb.result)
     assert tags_of(wb.shelf, "locked by a browse") == ["A"]
     wb.browse.value, wb.lock.value, wb.under_cursor.value = "get", False, True
     wb.get_syncpoint.value = True
-    wb.get_button.click()
+    get(wb)
     assert "MQGET OK: A (MsgId QM1#1)" in text_of(wb.result)
     assert tags_of(wb.shelf, "got in unit of work") == ["A"]
     wb.backout_button.click()
@@ -146,10 +154,10 @@ def test_match_fields_accept_tags_and_explain_bad_input() -> None:
     put(wb, expiry=-1)
     put(wb, expiry=-1)
     wb.match_msg_id.value = "QM1#2"
-    wb.get_button.click()
+    get(wb)
     assert "MQGET OK: B (MsgId QM1#2)" in text_of(wb.result)
     wb.match_msg_id.value = "not an id"
-    wb.get_button.click()
+    get(wb)
     assert "MQGET not called: identifier 'not an id'" in text_of(wb.result)
     assert wb.failures == []
 
@@ -191,7 +199,7 @@ def test_ibmi_workbench_describes_controls_with_short_names() -> None:
     assert (wb.expiry.description, wb.priority.description) == ("MDEXP", "MDPRI")
     assert wb.report.options[1][0] == "ROEXP"
     assert wb.lock.description == "GMLK" and wb.under_cursor.description == "GMMUC"
-    wb.get_button.click()
+    get(wb)
     assert "RC2033 (MQRC_NO_MSG_AVAILABLE)" in text_of(wb.result)
     assert "MDEXP" in wb.timeline.data[0].name
     assert wb.failures == []
@@ -204,7 +212,7 @@ def test_reports_reach_the_inbox_widget() -> None:
     put(wb, expiry=10, report=C.MQRO_EXPIRATION)
     advance(wb, 10)
     assert "Report inbox REPLY.Q: 0 message(s)" in text_of(wb.inbox)
-    wb.get_button.click()
+    get(wb)
     assert "1 message(s), 1 report(s)" in text_of(wb.inbox)
     assert "MQFB_EXPIRATION" in text_of(wb.inbox)
     # the view's walk cites the rules of its steps, and carries their cards for the learner
@@ -217,11 +225,14 @@ def test_reports_reach_the_inbox_widget() -> None:
 def test_comparison_same_puts_different_discards() -> None:
     """EXP-22 vs EXP-23: FIFO discards the first put, PRIORITY the high-priority one."""
     cmp = Comparison()
+    cmp.chart_section.selected_index = 0  # the timelines are drawn while open
     put(cmp, expiry=10, priority=0)  # A: FIFO.Q QM1#1, PRIORITY.Q QM1#2
     put(cmp, expiry=-1, priority=5)  # B: QM1#3, QM1#4
     put(cmp, expiry=10, priority=9)  # C: QM1#5, QM1#6
     advance(cmp, 1)
     cmp.get_button.click()
+    for stage in cmp.stages:  # what the browser reports once each view has played its walk
+        stage.view.finished = stage.view.state["transition"]["n"]
     fifo, prio = cmp.views
     fifo_charts, prio_charts = cmp.charts
     assert "MQGET OK: B (MsgId QM1#3)" in text_of(fifo.result)
@@ -264,7 +275,7 @@ def test_mimebundle_text_is_the_summary() -> None:
     wb = Workbench()
     put(wb, expiry=10)
     bundle = wb._repr_mimebundle_()
-    assert bundle["text/plain"].startswith("At 0.0 s on QM1: APP.IN (PRIORITY) has CURDEPTH 1")
+    assert bundle["text/plain"].startswith("At 0.0 s on QM1: APP.IN (FIFO) has CURDEPTH 1")
     assert "MQPUT OK: A (MsgId QM1#1)" in bundle["text/plain"]
     assert "application/vnd.jupyter.widget-view+json" in bundle
 
@@ -284,10 +295,10 @@ def test_a_failing_callback_is_shown_not_swallowed(monkeypatch: pytest.MonkeyPat
 def test_workbench_on_a_given_queue_manager() -> None:
     qm = mq.QueueManager("QMX", profile="zos")
     qm.define_qlocal(APP_Q, msgdlvsq="FIFO")
-    wb = Workbench(qm, APP_Q, msgdlvsq="FIFO")
+    wb = Workbench(qm, APP_Q)  # FIFO, the workbench's first queue type
     assert wb.model.qm is qm and "REPLY.Q" in qm.objects
     with pytest.raises(ValueError, match="exists with MSGDLVSQ\\(FIFO\\), not PRIORITY"):
-        Workbench(qm, APP_Q)
+        Workbench(qm, APP_Q, msgdlvsq="PRIORITY")
     with pytest.raises(ValueError, match="profile 'ibmi' given, but QMX has profile 'zos'"):
         prepare_queue_manager(qm, "ibmi", {}, None)
 

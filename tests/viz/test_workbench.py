@@ -161,9 +161,9 @@ def test_step_back_is_for_walks_shown_by_hand_only() -> None:
     wb = Workbench()
     assert wb.step_back_button.disabled  # nothing shown yet
     wb.put_button.click()
-    wb.get_button.click()  # played at once, not by hand: nothing to step back through
+    wb.get_button.click()  # played by the view, not by hand: its scrubber goes back, not Back
     assert wb.step_back_button.disabled and not wb.stage.step_back()
-    assert wb.queue_view.state["transition"]["before"] is None
+    assert wb.queue_view.state["transition"]["before"]["curdepth"] == 1  # what the scrubber redraws
     assert wb.failures == []
 
 
@@ -184,20 +184,23 @@ def test_undo_redo_buttons_follow_the_journal() -> None:
 def test_queue_type_and_profile_start_again_with_visible_defaults() -> None:
     wb = Workbench()
     assert (wb.queue_type.value, wb.profile.value, wb.browse.value) == (
-        "PRIORITY",
+        "FIFO",  # as the workbench's introduction starts
         "distributed",
         "get",
     )
+    assert wb.reset_button.description == "Reset (FIFO, distributed)"
     wb.put_button.click()
-    wb.queue_type.value = "FIFO"
-    assert wb.model.msgdlvsq == "FIFO" and wb.model.qm.curdepth("APP.IN") == 0
-    assert wb.queue_view.state["scene"]["msgdlvsq"] == "FIFO"
+    wb.queue_type.value = "PRIORITY"
+    assert wb.model.msgdlvsq == "PRIORITY" and wb.model.qm.curdepth("APP.IN") == 0
+    assert wb.queue_view.state["scene"]["msgdlvsq"] == "PRIORITY"
     wb.profile.value = "ibmi"
     assert wb.model.qm.profile == "ibmi" and wb.expiry.description == "MDEXP"
-    assert wb.queue_type.value == "FIFO"  # the other choice is kept
+    assert wb.queue_type.value == "PRIORITY"  # the other choice is kept
+    assert wb.reset_button.description == "Reset (PRIORITY, ibmi)"
     wb.put_button.click()
     wb.reset_button.click()
-    assert wb.model.qm.curdepth("APP.IN") == 0 and "Reset" in wb.result.value
+    assert wb.model.qm.curdepth("APP.IN") == 0
+    assert wb.result.value == "Reset: an empty PRIORITY queue APP.IN on a new QM1, profile ibmi"
     assert wb.failures == []
 
 
@@ -245,3 +248,50 @@ def test_speed_sets_how_fast_the_view_plays_and_survives_a_reset() -> None:
     wb.reset()
     assert wb.speed.value == 0.0 == wb.queue_view.speed
     assert wb.failures == []
+
+
+def test_the_result_line_waits_for_the_walk_and_step_says_it_calls_a_new_get() -> None:
+    """Pacing: a get's outcome shows in the result line only when the view reports its walk
+    played to the end; Step ▸ says when its next click calls a new (destructive) MQGET."""
+    wb = Workbench()
+    assert wb.step_button.description == "Step ▸ a new MQGET"
+    wb.expiry.value = 10
+    wb.put_button.click()
+    assert wb.result.value.startswith("MQPUT OK: A")  # a put has no walk to wait for
+    wb.advance_buttons[1].click()
+    wb.get_button.click()
+    n = wb.queue_view.state["transition"]["n"]
+    assert wb.result.value == (
+        "MQGET on APP.IN: follow its walk in the view below; the outcome shows here when the "
+        "walk reaches it"
+    )
+    wb.queue_view.finished = n  # what the browser sends at the walk's last step
+    assert wb.result.value.startswith("MQGET failed: MQRC_NO_MSG_AVAILABLE (2033)")
+    wb.undo_button.click()
+    wb.step_button.click()  # by hand: the first step shown, the outcome held
+    assert wb.step_button.description == "Step ▸" and wb.result.value.startswith("MQGET on")
+    while wb.stage.pending:
+        wb.step_button.click()
+    assert wb.result.value.startswith("MQGET failed: MQRC_NO_MSG_AVAILABLE (2033)")
+    assert wb.step_button.description == "Step ▸ a new MQGET"
+    wb.speed.value = 0.0  # "at once": nothing to wait for
+    wb.get_button.click()
+    assert wb.result.value.startswith("MQGET failed")
+    assert wb.failures == []
+
+
+def test_a_get_that_finds_nothing_cites_one_rule_per_event() -> None:
+    """The discards of a walk that ends empty cite EXP-22 in every line; EXP-26 is the end's."""
+    wb = Workbench()
+    wb.expiry.value = 10
+    wb.put_button.click()
+    wb.advance_buttons[1].click()
+    wb.get_button.click()
+    t = wb.queue_view.state["transition"]
+    assert [(s["op"], s["rule"]) for s in t["steps"]] == [
+        ("visit", ""),
+        ("discard", "EXP-22"),
+        ("stop", "EXP-26"),
+    ]
+    assert "discarded A (EXP-22); found no live message (EXP-26)" in t["summary"]
+    assert "(EXP-22)" in wb.model.last_result and "EXP-26" not in wb.model.last_result

@@ -17,8 +17,6 @@
 const REDUCED = () =>
   typeof window.matchMedia === "function" &&
   window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-const STEP_MS = 320; // one step of a walk at full speed
-const WALK_MS = 2400; // a long walk is sped up to take about this long
 
 const GLYPH = {
   live: "●", expired: "⊘", locked: "⊕", uncommitted: "○", "in-uow": "▽",
@@ -233,6 +231,7 @@ function render(root, scene, transition) {
     const row = laneRow(rows, lane, fifo);
     const chips = lane.chips.map((c) => reuse(kept, c));
     if (lane.more.count) chips.push(moreNode(row, lane.more));
+    row.dataset.empty = String(!chips.length); // collapsed: both trays stay on the screen
     patchChildren(row.lastChild, chips);
     return row;
   });
@@ -377,17 +376,12 @@ function applyStep(root, step, ms) {
   if (narration && say) setRuleText(narration, say, root._rules);
 }
 
-function stepDelay(transition, speed) {
-  if (!(speed > 0)) return 0; // "at once"
-  const n = transition.steps.length || 1;
-  return Math.max(40, Math.min(STEP_MS, Math.floor(WALK_MS / n))) / speed;
-}
-
 function renderQueueView(model, root) {
   let drawn = false; // a scene is on screen, so steps have chips to play on
-  let token = 0; // the animation in progress; a newer state cancels it
-  let applied = 0; // steps of the current transition already shown
-  let timer = null;
+  let token = 0; // the transition on screen; a newer state replaces it
+  let applied = 0; // steps of the current transition shown
+  let closing = null; // the timer that draws the final scene after the last step's animation
+  let loaded = 0; // the transition (n) whose steps the pacer holds
 
   function finish(state) {
     const started = performance.now();
@@ -397,76 +391,189 @@ function renderQueueView(model, root) {
     drawn = true;
   }
 
-  function play() {
+  // Tell the kernel the walk has reached its end: the result line reveals the outcome then.
+  function reached(transition) {
+    if (transition && model.get("finished") !== transition.n) {
+      model.set("finished", transition.n);
+      model.save_changes();
+    }
+  }
+
+  // Show the current call with its first k steps done (the pacer's and the Step button's way).
+  function goTo(k, animate) {
     const state = model.get("state");
     const transition = state.transition;
-    token += 1;
+    if (!transition || !transition.steps.length) return;
     const mine = token;
-    if (timer) clearTimeout(timer);
+    let ms = animate ? paceDelay(model.get("speed")) : 0;
+    if (closing) clearTimeout(closing);
+    if (k < applied || (k === applied && applied >= transition.steps.length)) {
+      // back: the queue as it was before the call, then its steps again up to k, at once
+      render(root, transition.before,
+        { summary: `${transition.summary} · step ${k} of ${transition.steps.length}`,
+          rules: transition.rules });
+      applied = 0;
+      ms = 0;
+    }
+    setRules(root, transition.rules);
+    while (applied < k) {
+      applyStep(root, transition.steps[applied], applied === k - 1 ? Math.min(ms, 600) : 0);
+      applied += 1;
+    }
+    root.dataset.shown = String(applied);
+    if (transition.manual && model.get("shown") !== applied) {
+      model.set("shown", applied); // Step and Back in the kernel count from here
+      model.save_changes();
+    }
+    if (applied >= transition.steps.length) {
+      const done = () => {
+        if (mine === token && applied >= transition.steps.length) finish(state);
+      };
+      if (ms) closing = setTimeout(done, Math.min(ms, 600));
+      else done();
+      reached(transition);
+    }
+  }
+
+  const pace = pacer(goTo);
+
+  function play() {
+    token += 1;
+    loaded = model.get("state").transition ? model.get("state").transition.n : 0;
+    if (closing) clearTimeout(closing);
+    pace.stop();
     applied = 0;
+    const state = model.get("state");
+    const transition = state.transition;
     if (!drawn || !transition || !transition.steps.length) {
       finish(state);
+      if (!root.contains(pace.box)) root._frame.narration.after(pace.box);
+      pace.load(0, 0, 0);
+      reached(transition);
       return;
     }
     root.dataset.walk = transition.action || "get";
     setRules(root, transition.rules); // the steps' narration cites this transition's rules
+    const delay = paceDelay(model.get("speed"));
+    pace.load(transition.steps.length, 0, delay);
     if (transition.manual) {
-      reveal();
+      pace.to(Math.min(model.get("shown"), transition.steps.length), true);
       return;
     }
-    const reduced = REDUCED();
-    const delay = reduced ? 0 : stepDelay(transition, model.get("speed"));
-    const next = () => {
-      if (mine !== token) return;
-      if (applied >= transition.steps.length) {
-        finish(state);
-        return;
-      }
-      applyStep(root, transition.steps[applied], delay);
-      applied += 1;
-      if (delay) timer = setTimeout(next, delay);
-      else next();
-    };
-    next(); // the first step is on screen at once
+    if (!delay || !transition.steps.some((step) => step.op === "stop")) {
+      pace.to(transition.steps.length, false); // no walk (a put, a clock tick): nothing to pace
+      return;
+    }
+    pace.to(1, true); // the first step is on screen at once, the rest one per delay
+    pace.play();
   }
 
   function reveal() {
-    const state = model.get("state");
-    const transition = state.transition;
-    if (!transition || !transition.manual) return;
-    const target = Math.min(model.get("shown"), transition.steps.length);
-    const speed = model.get("speed");
-    let ms = REDUCED() || !(speed > 0) ? 0 : STEP_MS / speed;
-    if (target < applied) {
-      // a step back: the queue as it was before the walk, then the walk again up to `target`,
-      // at once (only the step now last is news to the learner, and it was seen before)
-      render(root, transition.before,
-        { summary: `${transition.summary} · step back`, rules: transition.rules });
-      applied = 0;
-      ms = 0;
-    }
-    while (applied < target) {
-      applyStep(root, transition.steps[applied], ms);
-      applied += 1;
-    }
-    root.dataset.shown = String(applied);
-    if (applied >= transition.steps.length) finish(state);
+    const transition = model.get("state").transition;
+    if (!transition || !transition.manual || model.get("shown") === applied) return;
+    if (transition.n !== loaded) return; // a new call: play() loads it (events come in any order)
+    pace.stop();
+    pace.to(Math.min(model.get("shown"), transition.steps.length), true);
   }
 
   model.on("change:state", play);
   model.on("change:shown", reveal);
+  model.on("change:speed", () => { pace.delay = paceDelay(model.get("speed")); });
   finish(model.get("state"));
+  root._frame.narration.after(pace.box);
   return () => {
     token += 1;
-    if (timer) clearTimeout(timer);
+    pace.stop();
+    if (closing) clearTimeout(closing);
   };
 }
 
+// Pacing (Visualgo's): play/pause and a scrubber over the steps of the current call. `go(k)`
+// shows the call with its first k steps done; the pacer only decides when and to which k.
+const PACE_MS = 900; // one step at normal speed: long enough to read the line it changes
+
+function pacer(go) {
+  const box = el("div", "mq-pacer");
+  const play = el("button", "mq-play", "▶ Play");
+  const pause = el("button", "mq-pause", "❚❚ Pause");
+  const scrub = el("input", "mq-step-scrubber");
+  const count = el("span", "mq-pacer-count");
+  play.type = pause.type = "button";
+  play.title = "play the rest of this call's steps";
+  pause.title = "hold this step";
+  scrub.type = "range";
+  scrub.min = "0";
+  scrub.step = "1";
+  scrub.title = "the steps of the current call: drag to any one";
+  scrub.setAttribute("aria-label", "step of the current call");
+  box.append(play, pause, scrub, count);
+  const p = { box, n: 0, at: 0, delay: PACE_MS, timer: null };
+  const show = () => {
+    scrub.max = String(p.n);
+    scrub.value = String(p.at);
+    count.textContent = p.n ? `step ${p.at} of ${p.n}` : "no steps";
+    play.disabled = p.at >= p.n || p.timer !== null;
+    pause.disabled = p.timer === null;
+    box.dataset.playing = String(p.timer !== null);
+  };
+  p.stop = () => {
+    if (p.timer !== null) clearTimeout(p.timer);
+    p.timer = null;
+    show();
+  };
+  p.to = (k, animate) => {
+    p.at = Math.max(0, Math.min(p.n, k));
+    go(p.at, animate);
+    show();
+  };
+  const tick = () => {
+    p.timer = null;
+    if (p.at >= p.n) return show();
+    p.to(p.at + 1, true);
+    if (p.at < p.n && p.delay > 0) p.timer = setTimeout(tick, p.delay);
+    else if (p.at < p.n) tick();
+    show();
+  };
+  p.play = (now) => {
+    p.stop();
+    if (p.delay > 0) p.timer = setTimeout(tick, now ? 0 : p.delay);
+    else while (p.at < p.n) p.to(p.at + 1, false);
+    show();
+  };
+  p.load = (n, at, delay) => {
+    p.stop();
+    p.n = n;
+    p.at = at;
+    p.delay = delay;
+    show();
+  };
+  play.addEventListener("click", () => p.play(true));
+  pause.addEventListener("click", () => p.stop());
+  const dragged = () => {
+    const k = Number(scrub.value); // read first: stop() redraws the scrubber at the old step
+    if (k === p.at && p.timer === null) return;
+    p.stop();
+    p.to(k, false);
+  };
+  scrub.addEventListener("input", dragged);
+  scrub.addEventListener("change", dragged);
+  show();
+  return p;
+}
+
+function paceDelay(speed) {
+  if (REDUCED() || !(speed > 0)) return 0;
+  return PACE_MS / speed;
+}
+
 // Topology view: queue managers as boxes with their queues, channels as tracks between them.
-// A message on a transmission queue or in flight shows both Expiry fields as two bars on one
-// fixed scale (scene.scale_tenths); in flight it sits along the track at its share of the latency.
-function bars(node, c, scale) {
+// Chips sit side by side in delivery order everywhere (a channel's too: the first sent is the
+// furthest along), each message's two Expiry fields as bars on the scale of its own Expiry
+// (c.scale). Buttons send {do: ...} to the kernel. Between two scenes a message that moved
+// (same label, another place) glides from where it was to where it is.
+function bars(node, c) {
   const box = el("div", "mq-bars");
+  const scale = c.scale || 1;
   const bar = (cls, value, title) => {
     const b = el("div", "mq-bar " + cls);
     const share = value === -1 ? 1 : Math.max(0, Math.min(1, value / scale));
@@ -482,68 +589,200 @@ function bars(node, c, scale) {
   node.appendChild(box);
 }
 
-function topologyChip(c, scale) {
+function topologyChip(c) {
   const node = makeChip(c);
+  node.dataset.where = c.where;
   node.classList.add("mq-chip-wide");
+  const where = c.state === "discarded" ? `discarded from ${c.where}, ran out on ${c.ran_out}`
+    : `on ${c.where}`;
+  node.title = `${c.label} ${where}: ` + node.title.slice(node.title.indexOf(":") + 2);
   if (c.embedded_expiry !== undefined) {
     node.querySelector(".mq-chip-expiry").textContent =
       `MD ${expiryText(c)} · XQH ${expiryText({ expiry: c.embedded_expiry })}`;
   }
-  bars(node, c, scale);
+  const finite = c.expiry !== -1 || (c.embedded_expiry !== undefined && c.embedded_expiry !== -1);
+  if (c.state !== "discarded" && c.state !== "got" && finite) bars(node, c);
+  if (c.progress !== undefined) {
+    const trip = el("div", "mq-trip");
+    trip.style.width = (c.progress * 100).toFixed(0) + "%";
+    trip.title = `${Math.round(c.progress * 100)} % of the way`;
+    node.appendChild(trip);
+  }
   return node;
 }
 
-function renderTopology(root, scene) {
-  root.replaceChildren();
-  const head = el("div", "mq-qv-head");
-  head.append(el("span", "mq-qv-clock", "now " + seconds(scene.now_ms)),
-    el("span", "mq-qv-where", `Expiry bars: full width = ${scene.scale_tenths} tenths`));
-  root.appendChild(head);
-  const row = el("div", "mq-topo");
-  scene.qmgrs.forEach((qm, i) => {
-    if (i > 0) {
-      const between = el("div", "mq-topo-channels");
-      for (const ch of scene.channels) {
-        const pair = [ch.from, ch.to];
-        if (!(pair.includes(qm.name) && pair.includes(scene.qmgrs[i - 1].name))) continue;
-        const track = el("div", "mq-channel");
-        track.dataset.channel = ch.name;
-        track.dataset.running = String(ch.running);
-        const arrow = ch.to === qm.name ? "→" : "←";
-        track.appendChild(el("div", "mq-channel-label",
-          `${arrow} ${ch.name} (${ch.running ? "RUNNING" : "STOPPED"}, ${ch.latency_ms} ms)`));
-        const lane = el("div", "mq-channel-track");
-        for (const c of ch.in_flight) {
-          const chip = topologyChip(c, scene.scale_tenths);
-          const share = ch.to === qm.name ? c.progress : 1 - c.progress;
-          chip.style.left = `calc(${(share * 100).toFixed(1)}% - ${share * 7.5}em)`;
-          lane.appendChild(chip);
-        }
-        track.appendChild(lane);
-        between.appendChild(track);
-      }
-      row.appendChild(between);
-    }
-    const box = el("div", "mq-qmgr");
-    box.dataset.qmgr = qm.name;
-    box.appendChild(el("div", "mq-qmgr-name", `${qm.name} (${qm.profile})`));
-    for (const q of qm.queues) {
-      const queue = el("div", "mq-topo-queue");
-      queue.dataset.queue = q.name;
-      queue.appendChild(el("div", "mq-qv-box-title",
-        `${q.name}${q.xmitq ? " (XMITQ)" : ""} · CURDEPTH ${q.curdepth}`));
-      for (const c of q.chips) queue.appendChild(topologyChip(c, scene.scale_tenths));
-      box.appendChild(queue);
-    }
-    row.appendChild(box);
-  });
-  root.appendChild(row);
-  if (scene.caption) {
-    const caption = el("div", "mq-qv-narration mq-ruled");
-    setRules(root, scene.rules);
-    setRuleText(caption, scene.caption, root._rules);
-    root.appendChild(caption);
+function button(cls, text, title, data, send) {
+  const b = el("button", cls, text);
+  b.type = "button";
+  b.title = title;
+  Object.assign(b.dataset, data);
+  b.addEventListener("click", () => send({ do: b.dataset.do, ...data }));
+  return b;
+}
+
+function chipRow(chips, more) {
+  const row = el("div", "mq-topo-chips");
+  for (const c of chips) row.appendChild(topologyChip(c));
+  if (more && more.count) {
+    const node = el("span", "mq-more", `+${more.count} more (${more.expired} expired)`);
+    node.dataset.count = String(more.count);
+    row.appendChild(node);
   }
+  return row;
+}
+
+function channelTrack(ch, rightward, send) {
+  const track = el("div", "mq-channel");
+  track.dataset.channel = ch.name;
+  track.dataset.running = String(ch.running);
+  const head = el("div", "mq-channel-label");
+  const arrow = rightward ? "→" : "←";
+  head.append(el("span", "mq-channel-name",
+    `${arrow} ${ch.name} · ${ch.running ? "RUNNING" : "STOPPED"} · ` +
+    `${(ch.latency_ms / 1000).toFixed(1)} s on the way`));
+  const verb = ch.running ? "stop" : "start";
+  const toggle = button(`mq-channel-${verb} mq-channel-toggle`,
+    `${verb.toUpperCase()} CHANNEL`, `${verb} the channel from ${ch.from} to ${ch.to}`,
+    { channel: ch.name }, send);
+  toggle.dataset.do = verb;
+  head.append(toggle);
+  track.append(head);
+  const lane = chipRow(ch.in_flight, ch.more);
+  lane.classList.add("mq-channel-track");
+  if (rightward) lane.classList.add("mq-rightward"); // the first sent, furthest along: on the right
+  track.append(lane);
+  return track;
+}
+
+function qmgrBox(qm, send) {
+  const box = el("div", "mq-qmgr");
+  box.dataset.qmgr = qm.name;
+  const head = el("div", "mq-qmgr-name");
+  head.append(el("span", "", `${qm.name} (${qm.profile})`));
+  const scan = button("mq-scan", qm.scan, "discard every expired message on this queue " +
+    "manager's queues now, with reports (EXP-28)", { qmgr: qm.name }, send);
+  scan.dataset.do = "scan";
+  head.append(scan);
+  box.appendChild(head);
+  for (const q of qm.queues) {
+    const queue = el("div", "mq-topo-queue");
+    queue.dataset.queue = q.name;
+    const title = el("div", "mq-qv-box-title");
+    title.append(el("span", "", `${q.xmitq ? "transmission queue " : ""}${q.name} · ` +
+      `CURDEPTH ${q.curdepth}`));
+    const get = button("mq-get", "MQGET", `MQGET from ${q.name} (no wait, no syncpoint)`,
+      { qmgr: qm.name, queue: q.name }, send);
+    get.dataset.do = "get";
+    title.append(get);
+    queue.append(title, chipRow(q.chips, q.more));
+    box.appendChild(queue);
+  }
+  const out = el("div", "mq-qv-box mq-qv-out");
+  out.append(el("div", "mq-qv-box-title", "returned by the last MQGET"));
+  if (qm.got) out.appendChild(topologyChip(qm.got));
+  const tray = el("div", "mq-qv-box mq-qv-tray");
+  tray.append(el("div", "mq-qv-box-title", "discarded (gone for good)"));
+  for (const c of qm.tray) tray.appendChild(topologyChip(c));
+  box.append(out, tray);
+  return box;
+}
+
+// Where each chip is (label -> {where, rect}), to glide the ones that change place.
+function positions(root) {
+  const at = new Map();
+  for (const node of root.querySelectorAll(".mq-chip")) {
+    // a glide still running ends now: measure where the chip is, not where it is passing
+    if (node.getAnimations) node.getAnimations().forEach((a) => a.finish());
+    if (node.dataset.state !== "discarded") {
+      at.set(node.dataset.label, { where: node.dataset.where, rect: node.getBoundingClientRect() });
+    }
+  }
+  return at;
+}
+
+// Only a chip that moved to another queue, channel or box glides (a shift along its row
+// does not): few animations, so a click still paints at once on a deep topology.
+function glide(root, before, ms) {
+  if (!ms) return;
+  for (const node of root.querySelectorAll(".mq-chip")) {
+    const seen = before.get(node.dataset.label);
+    if (!seen || seen.where === node.dataset.where) continue;
+    const from = seen.rect;
+    const to = node.getBoundingClientRect();
+    const dx = from.left - to.left;
+    const dy = from.top - to.top;
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
+    node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
+      { duration: ms, easing: "ease-in-out" });
+  }
+}
+
+function renderTopology(model, root) {
+  const send = (msg) => model.send(msg);
+  const head = el("div", "mq-qv-head");
+  const clock = el("span", "mq-qv-clock");
+  head.append(clock, el("span", "mq-qv-where",
+    "bars: solid = MQMD Expiry (decides discard), striped = MQXQH Expiry; full width = the " +
+    "message's Expiry when first seen"));
+  const caption = el("div", "mq-qv-narration mq-ruled");
+  const stepLine = el("div", "mq-qv-step mq-ruled");
+  const body = el("div", "mq-topo");
+  let steps = [];
+  const go = (k) => {
+    root.querySelectorAll(".mq-visiting").forEach((n) => n.classList.remove("mq-visiting"));
+    const step = steps[k - 1];
+    if (!step) {
+      setText(stepLine, steps.length ? "press ▶ Play or drag the steps to follow this call" : "");
+      return;
+    }
+    setRuleText(stepLine, `${k}. ${step.say}`, root._rules);
+    const node = root.querySelector(`.mq-chip[data-id="${step.id}"]`);
+    if (node) node.classList.add("mq-visiting");
+  };
+  const pace = pacer(go);
+  root.replaceChildren(head, caption, pace.box, stepLine, body);
+  let drawn = null;
+  const draw = () => {
+    const scene = model.get("state");
+    const started = performance.now();
+    const before = drawn ? positions(root) : new Map();
+    setText(clock, "now " + seconds(scene.now_ms));
+    setRules(root, scene.rules);
+    setRuleText(caption, scene.caption || "", root._rules);
+    const row = el("div", "mq-topo");
+    row.classList.add("mq-topo-row");
+    scene.qmgrs.forEach((qm, i) => {
+      if (i > 0) {
+        const between = el("div", "mq-topo-channels");
+        const left = scene.qmgrs[i - 1].name;
+        for (const ch of scene.channels) {
+          const pair = [ch.from, ch.to];
+          if (pair.includes(qm.name) && pair.includes(left)) {
+            between.appendChild(channelTrack(ch, ch.to === qm.name, send));
+          }
+        }
+        row.appendChild(between);
+      }
+      row.appendChild(qmgrBox(qm, send));
+    });
+    body.replaceChildren(...row.childNodes);
+    root.dataset.renderMs = (performance.now() - started).toFixed(1); // read by bench_browser
+    root.dataset.transition = String(scene.n || 0);
+    const delay = paceDelay(model.get("speed"));
+    if (drawn !== scene.n) glide(root, before, delay ? Math.min(delay, 700) : 0);
+    drawn = scene.n;
+    steps = scene.steps || [];
+    pace.load(steps.length, 0, delay);
+    if (steps.length) {
+      pace.to(1, true);
+      if (steps.length > 1) pace.play();
+    } else {
+      go(0);
+    }
+  };
+  model.on("change:state", draw);
+  draw();
+  return () => pace.stop();
 }
 
 function renderText(model, root) {
@@ -567,12 +806,7 @@ export default {
     host.appendChild(root);
     ruleCards(root);
     if (model.get("view") === "text") return renderText(model, root);
-    if (model.get("view") === "topology") {
-      const draw = () => renderTopology(root, model.get("state"));
-      model.on("change:state", draw);
-      draw();
-      return () => {};
-    }
+    if (model.get("view") === "topology") return renderTopology(model, root);
     return renderQueueView(model, root);
   },
 };
