@@ -12,7 +12,7 @@ $(PY):
 
 # Reinstall only when the dependency list changes.
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test,dev,lab,teach]'
+	$(PY) -m pip install --quiet -e '.[pipeline,test,dev,lab,teach]'
 	touch $(STAMP)
 
 # JupyterLab on the repository (so the course's links to docs/, such as each rule ID's entry in
