@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab app test lint typecheck unit notebooks browser bench fuzz binder-url clean
+.PHONY: lab app lite lite-serve test lint typecheck unit notebooks browser bench fuzz binder-url clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -26,6 +26,18 @@ lab: $(STAMP)
 APP_OPTIONS := --preheat_kernel=True
 app: $(STAMP)
 	$(VENV)/bin/voila $(APP_OPTIONS) notebooks/workbench.ipynb
+
+# The course as a JupyterLite site in build/lite: notebooks 00-08 and the workbench run in the
+# learner's browser (Pyodide), no Python server, nothing fetched from another host at page time
+# (tools/lite_build.py; its tools in a build venv of their own, build/lite-env). Skipped when
+# build/lite was built from the same inputs. LITE_PYODIDE=cdn leaves Pyodide to its public CDN.
+LITE_PYODIDE ?= local
+lite:
+	$(PYTHON) tools/lite_build.py --pyodide $(LITE_PYODIDE)
+
+# Serves build/lite on http://127.0.0.1:8000/lab/index.html (any static web server will do).
+lite-serve: lite
+	$(PYTHON) tools/lite_serve.py --port 8000
 
 test: $(STAMP) lint typecheck unit notebooks browser
 

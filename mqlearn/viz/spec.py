@@ -58,9 +58,9 @@ class Spec(NamedTuple):
 
 def figure(spec: Spec) -> go.Figure:
     """The plotly figure of a spec."""
-    from mqlearn.viz.plotly_setup import go  # plotly loads with the first figure drawn
+    from mqlearn.viz.plotly_setup import Figure  # plotly loads with the first figure drawn
 
-    return go.Figure(data=spec.traces, layout=spec.layout)
+    return Figure(data=spec.traces, layout=spec.layout)
 
 
 # -- shared pieces ---------------------------------------------------------------------------------
