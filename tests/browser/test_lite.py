@@ -41,6 +41,7 @@ NOTEBOOK_JSON = "() => window.jupyterapp.shell.currentWidget.content.model.toJSO
 PROGRESS_RECORD = """async () => {
   const file = await window.jupyterapp.serviceManager.contents.get(
     'notebooks/.mqlearn-progress.json', { content: true });
+  if (file.format === 'base64') return atob(file.content);  // how the kernel's writes are kept
   return typeof file.content === 'string' ? file.content : JSON.stringify(file.content);
 }"""
 RUN_ALL = "() => window.jupyterapp.commands.execute('notebook:run-all-cells')"
