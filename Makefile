@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab app test lint typecheck unit notebooks browser bench fuzz binder-url clean
+.PHONY: lab app lite lite-serve test lint typecheck unit notebooks browser bench fuzz binder-url clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -12,7 +12,7 @@ $(PY):
 
 # Reinstall only when the dependency list changes.
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test,dev,lab,teach]'
+	$(PY) -m pip install --quiet -e '.[pipeline,test,dev,lab,teach]'
 	touch $(STAMP)
 
 # JupyterLab on the repository (so the course's links to docs/, such as each rule ID's entry in
@@ -28,6 +28,18 @@ APP_OPTIONS := --preheat_kernel=True
 app: $(STAMP)
 	JUPYTER_PATH=$(CURDIR)/share/jupyter$${JUPYTER_PATH:+:$$JUPYTER_PATH} \
 	  $(VENV)/bin/voila $(APP_OPTIONS) notebooks/workbench.ipynb
+
+# The course as a JupyterLite site in build/lite: notebooks 00-08 and the workbench run in the
+# learner's browser (Pyodide), no Python server, nothing fetched from another host at page time
+# (tools/lite_build.py; its tools in a build venv of their own, build/lite-env). Skipped when
+# build/lite was built from the same inputs. LITE_PYODIDE=cdn leaves Pyodide to its public CDN.
+LITE_PYODIDE ?= local
+lite:
+	$(PYTHON) tools/lite_build.py --pyodide $(LITE_PYODIDE)
+
+# Serves build/lite on http://127.0.0.1:8000/lab/index.html (any static web server will do).
+lite-serve: lite
+	$(PYTHON) tools/lite_serve.py --port 8000
 
 test: $(STAMP) lint typecheck unit notebooks browser
 

@@ -38,9 +38,18 @@ def _pypi_specs(requirements: list[str]) -> dict[str, SpecifierSet]:
     return {Requirement(r).name.lower(): Requirement(r).specifier for r in requirements}
 
 
-def test_environment_yml_has_exactly_the_runtime_dependencies_and_bounds_of_pyproject() -> None:
+# What conda and Binder install besides the core: the pipeline's packages (notebook 09, pandas
+# frames), so that environment.yml, like `make lab` and `make test`, installs everything.
+FULL_INSTALL_EXTRAS = ("pipeline",)
+
+
+def test_environment_yml_has_the_runtime_and_pipeline_dependencies_and_bounds_of_pyproject() -> (
+    None
+):
     conda = _conda_specs()
     runtime = _pypi_specs(PYPROJECT["dependencies"])
+    for extra in FULL_INSTALL_EXTRAS:
+        runtime |= _pypi_specs(PYPROJECT["optional-dependencies"][extra])
     missing = runtime.keys() - conda.keys()
     assert not missing, f"missing from environment.yml: {sorted(missing)}"
     differing = {n: (str(s), conda[n]) for n, s in runtime.items() if SpecifierSet(conda[n]) != s}
@@ -82,6 +91,18 @@ def test_ci_runs_the_readme_test_command_and_never_downloads_a_browser() -> None
     assert "make test" in (ROOT / "README.md").read_text()
     for path in (ci, ROOT / "Makefile"):
         assert "playwright install" not in path.read_text(), f"{path.name} downloads a browser"
+
+
+def test_the_core_install_has_nothing_the_browser_course_lacks() -> None:
+    """`pip install mqlearn` must work in Pyodide (JupyterLite): none of these has a build there."""
+    heavy = {"numpy", "pandas", "pyarrow", "numba", "pyspark"}
+    core = _pypi_specs(PYPROJECT["dependencies"]).keys()
+    assert not core & heavy, f"in the core install: {sorted(core & heavy)}"
+    assert heavy <= _pypi_specs(PYPROJECT["optional-dependencies"]["pipeline"]).keys()
+    install = re.search(
+        r"pip install --quiet -e '\.\[([a-z,]+)\]'", (ROOT / "Makefile").read_text()
+    )
+    assert install and set(FULL_INSTALL_EXTRAS) <= set(install.group(1).split(","))
 
 
 def test_console_script_target_exists() -> None:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-if TYPE_CHECKING:
-    import pandas as pd
+from typing import NamedTuple
 
 KINDS = (
     "put",
@@ -50,15 +47,3 @@ class Event(NamedTuple):
 
 
 COLUMNS = Event._fields
-
-
-def events_frame(events: list[Event]) -> pd.DataFrame:
-    """The log as a pandas DataFrame, MsgIds as hex text (pandas is imported only here)."""
-    import pandas as pd
-
-    rows: list[dict[str, Any]] = [e._asdict() for e in events]
-    for row in rows:
-        if row["msg_id"] is not None:
-            row["msg_id"] = row["msg_id"].hex()
-    frame = pd.DataFrame(rows, columns=list(COLUMNS))
-    return frame.astype({"msg_seq": "Int64", "priority": "Int64", "expiry": "Int64"})

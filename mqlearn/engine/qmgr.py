@@ -24,7 +24,7 @@ from mqlearn.engine.descriptor import (
     carried_fields,
     stored_extra,
 )
-from mqlearn.engine.events import Event, events_frame
+from mqlearn.engine.events import Event
 from mqlearn.engine.message import (
     DEADLINE,
     GOT_IN_UOW,
@@ -68,6 +68,8 @@ from mqlearn.mqi.structs import MD, PMO
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from mqlearn.engine.frames import Table
 
 
 PROFILES = ("distributed", "zos", "ibmi")
@@ -283,12 +285,15 @@ class QueueManager(Definitions):
             )
         return events
 
-    def events_frame(self) -> pd.DataFrame:
-        """The event log as a pandas DataFrame (docs/engine.md, "The event log")."""
+    def events_frame(self) -> pd.DataFrame | Table:
+        """The event log as a pandas DataFrame, or a :class:`~mqlearn.engine.frames.Table` where
+        pandas is not installed (docs/engine.md, "The event log")."""
+        from mqlearn.engine.frames import events_frame
+
         return events_frame(self.events)
 
-    def queue_frame(self, name: str) -> pd.DataFrame:
-        """One row per message on a local queue, in delivery order."""
+    def queue_frame(self, name: str) -> pd.DataFrame | Table:
+        """One row per message on a local queue, in delivery order (pandas when installed)."""
         from mqlearn.engine.frames import queue_frame
 
         return queue_frame(self, self.local(name))

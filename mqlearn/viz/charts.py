@@ -13,7 +13,6 @@ import json
 from typing import Any
 
 import ipywidgets as widgets
-import numpy as np
 
 from mqlearn.engine.qmgr import QueueManager
 from mqlearn.viz import figures
@@ -26,13 +25,7 @@ from mqlearn.viz.text_view import TextView
 
 
 def same(a: Any, b: Any) -> bool:
-    """Deep equality for spec values (numpy arrays compared by value, NaN equal to NaN)."""
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
-            return False
-        if a.shape != b.shape or a.dtype.kind != b.dtype.kind:
-            return False
-        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind == "f"))
+    """Deep equality for spec values (series are lists; a gap in a line is None, equal to None)."""
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     if isinstance(a, list | tuple) and isinstance(b, list | tuple):

@@ -1,7 +1,7 @@
 """Figures of a queue manager's state: pure functions, engine state in, plotly figure out.
 
 Each view has two functions: ``<view>_spec(...)`` computes a :class:`Spec` (trace dicts holding
-numpy arrays, and a layout dict) and ``<view>(...)`` turns it into a ``go.Figure``. A view always
+lists, and a layout dict) and ``<view>(...)`` turns it into a ``go.Figure``. A view always
 returns the same traces in the same order, whatever the state, so a widget can copy a new spec's
 arrays into the figure it already shows instead of rebuilding it (see ``mqlearn.viz.charts``).
 
@@ -16,10 +16,10 @@ are re-exported here.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
+from itertools import accumulate
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from mqlearn.engine.rule_formulas import is_expired
 from mqlearn.viz import palette
@@ -28,8 +28,10 @@ from mqlearn.viz.names import Vocabulary
 from mqlearn.viz.spec import (
     HEIGHT,
     TEMPLATE,
+    Series,
     Spec,
     figure,
+    floats,
     line,
     markers,
     seconds,
@@ -98,7 +100,7 @@ SHELF_STATES = ("live", "expired", "uncommitted", "in-uow", "locked")
 
 
 class _Segments:
-    """Horizontal segments collected one by one and drawn as one NaN-separated line trace."""
+    """Horizontal segments collected one by one and drawn as one gap-separated line trace."""
 
     def __init__(self) -> None:
         self.starts: list[int] = []
@@ -110,16 +112,14 @@ class _Segments:
         self.ends.append(end)
         self.rows.append(row)
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        """x (seconds) and y arrays: start, end, NaN for each segment."""
-        n = len(self.starts)
-        x = np.full(3 * n, np.nan)
-        y = np.full(3 * n, np.nan)
-        x[0::3] = self.starts
-        x[1::3] = self.ends
-        y[0::3] = self.rows
-        y[1::3] = self.rows
-        return x / MS_PER_S, y
+    def arrays(self) -> tuple[Series, Series]:
+        """x (seconds) and y series: start, end, a gap (None) for each segment."""
+        x: Series = []
+        y: Series = []
+        for start, end, row in zip(self.starts, self.ends, self.rows, strict=True):
+            x += [start / MS_PER_S, end / MS_PER_S, None]
+            y += [float(row), float(row), None]
+        return x, y
 
 
 # -- timeline -------------------------------------------------------------------------------------
@@ -191,11 +191,11 @@ def timeline_spec(
         trace = markers(
             state,
             seconds(xs),
-            np.asarray(ys, dtype=float),
+            floats(ys),
             texts(life.tag for life in whose),
             f"%{{text}}: {name} at %{{x:.1f}} s · {vocab.name('Priority')} %{{customdata}}"
             "<extra></extra>",
-            np.asarray([life.priority for life in whose], dtype=float),
+            floats(life.priority for life in whose),
         )
         trace["name"] = name
         traces.append(trace)
@@ -291,8 +291,8 @@ def shelf_spec(qm: QueueManager, queue: str, at_ms: int | None = None) -> Spec:
         traces.append(
             markers(
                 state,
-                np.asarray(positions, dtype=float),
-                np.asarray([life.lane for life in whose], dtype=float),
+                floats(positions),
+                floats(life.lane for life in whose),
                 texts(hover),
                 f"%{{text}} · position %{{x}}<extra>{palette.STATES[state].label}</extra>",
                 size=11,
@@ -340,7 +340,7 @@ def shelf(qm: QueueManager, queue: str, at_ms: int | None = None) -> go.Figure:
 
 
 # -- depth ----------------------------------------------------------------------------------------
-def depth_series(lives: Iterable[Life], now: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def depth_series(lives: Iterable[Life], now: int) -> tuple[list[int], list[int], list[int]]:
     """Times (ms) and, from each time on, CURDEPTH and how many of those messages had expired."""
     changes = [(0, 0, 0), (now, 0, 0)]  # (time, change of depth, change of expired count)
     for life in lives:
@@ -358,13 +358,13 @@ def depth_series(lives: Iterable[Life], now: int) -> tuple[np.ndarray, np.ndarra
                 changes.append((max(start, deadline), 0, 1))
                 if end is not None:
                     changes.append((end, 0, -1))
-    table = np.asarray(changes, dtype=np.int64)
-    table = table[np.argsort(table[:, 0], kind="stable")]
-    t = table[:, 0]
-    depth = np.cumsum(table[:, 1])
-    expired = np.cumsum(table[:, 2])
-    last = np.append(t[1:] != t[:-1], True)  # the value after every change at that time
-    return t[last], depth[last], expired[last]
+    changes.sort(key=lambda change: change[0])  # stable: changes at one time keep their order
+    t = [change[0] for change in changes]
+    depth = list(accumulate(change[1] for change in changes))
+    expired = list(accumulate(change[2] for change in changes))
+    # the value after every change at that time
+    last = [i for i in range(len(t)) if i == len(t) - 1 or t[i + 1] != t[i]]
+    return [t[i] for i in last], [depth[i] for i in last], [expired[i] for i in last]
 
 
 def depth_spec(qm: QueueManager, queue: str, at_ms: int | None = None) -> Spec:
@@ -376,9 +376,11 @@ def depth_spec(qm: QueueManager, queue: str, at_ms: int | None = None) -> Spec:
     times, depth, expired = depth_series(hist.lives, now)
     # the axis runs past now and the last step is drawn to its end: a change at now is visible
     end = time_axis_end(0, now)
-    x = seconds(np.append(times, end))
-    live_y = np.append(depth - expired, depth[-1] - expired[-1]).astype(float)
-    expired_y = np.append(expired, expired[-1]).astype(float)
+    x = floats(t / MS_PER_S for t in [*times, end])
+    live_y = floats(
+        d - e for d, e in zip([*depth, depth[-1]], [*expired, expired[-1]], strict=True)
+    )
+    expired_y = floats([*expired, expired[-1]])
     traces = [
         {
             "type": "scatter",
@@ -408,30 +410,30 @@ def depth_spec(qm: QueueManager, queue: str, at_ms: int | None = None) -> Spec:
         line(
             f"TRIGDPTH {local.trigdpth} (TRIGGER {trigger_state})",
             seconds([0, end] if by_depth else []),
-            np.asarray([local.trigdpth] * 2 if by_depth else [], dtype=float),
+            floats([local.trigdpth] * 2 if by_depth else []),
             palette.TRIGGER_LINE,
             2,
             dash="dash",
         )
     )
     fired = sorted(when for life in hist.lives for state, when in life.marks if state == "trigger")
-    at_fire = depth[np.searchsorted(times, fired, side="right") - 1]
+    at_fire = [depth[bisect_right(times, w) - 1] for w in fired]
     traces.append(
         markers(
             "trigger",
             seconds(fired),
-            np.asarray(at_fire, dtype=float),
+            floats(at_fire),
             texts(f"trigger message at {w / MS_PER_S:.1f} s" for w in fired),
             size=12,
         )
     )
-    top = float(max(depth.max(initial=0), 1))
+    top = float(max(*depth, 1))
     label = time_label(qm, t_view)
     replayed = t_view if at_ms is not None else None
     traces.append(time_line("replay", replayed, top, 0, label, palette.VIEW_LINE))
     # the title's numbers are read back from the stacked arrays drawn, at the time drawn (the
     # replay line when replaying, else now)
-    at_s = float(seconds([t_view])[0])
+    at_s = t_view / MS_PER_S
     shown_expired = int(step_value_at(x, expired_y, at_s))
     shown_depth = int(step_value_at(x, live_y, at_s)) + shown_expired
     when = f"at {at_s:.1f} s" if at_ms is None else f"at replay {at_s:.1f} s"

@@ -30,4 +30,20 @@ _import_jsonschema_without_iri_grammar()
 import plotly.graph_objects as go  # noqa: E402  (after the import above, on purpose)
 from plotly.io.json import to_json_plotly  # noqa: E402
 
-__all__ = ["go", "to_json_plotly"]
+
+class Figure(go.Figure):  # type: ignore[misc]  # plotly ships no types
+    """A ``go.Figure`` that a notebook shows through its own mime bundle.
+
+    plotly's ``Figure._ipython_display_`` goes through ``plotly.io.show``, which refuses to
+    display anything unless nbformat imports; nbformat needs jsonschema, whose compiled helpers
+    (rpds-py) the course in the browser cannot install (JupyterLite: docs/teaching.md). The
+    bundle displayed here is the one ``show`` would display.
+    """
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self._repr_mimebundle_(), raw=True)  # type: ignore[no-untyped-call]
+
+
+__all__ = ["Figure", "go", "to_json_plotly"]

@@ -7,10 +7,9 @@ spec itself, serialised, to the page's plotly renderer instead (``mqlearn.viz.ch
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
-
-import numpy as np
 
 from mqlearn.viz import palette
 from mqlearn.viz.times import MS_PER_S
@@ -51,7 +50,7 @@ TEMPLATE = {
 
 
 class Spec(NamedTuple):
-    """A figure as plain data: plotly trace dicts (numpy arrays inside) and a layout dict."""
+    """A figure as plain data: plotly trace dicts (lists inside) and a layout dict."""
 
     traces: list[dict[str, Any]]
     layout: dict[str, Any]
@@ -59,19 +58,28 @@ class Spec(NamedTuple):
 
 def figure(spec: Spec) -> go.Figure:
     """The plotly figure of a spec."""
-    from mqlearn.viz.plotly_setup import go  # plotly loads with the first figure drawn
+    from mqlearn.viz.plotly_setup import Figure  # plotly loads with the first figure drawn
 
-    return go.Figure(data=spec.traces, layout=spec.layout)
+    return Figure(data=spec.traces, layout=spec.layout)
 
 
 # -- shared pieces ---------------------------------------------------------------------------------
-def seconds(values: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Virtual milliseconds as a float array of seconds (NaN stays NaN: a gap in a line)."""
-    return np.asarray(values, dtype=float) / MS_PER_S
+# Series are plain lists, not numpy arrays: the figures are drawn where numpy is not installed too
+# (the JupyterLite course, docs/teaching.md). None is a gap in a line, as plotly reads it.
+Series = list[float | None]
 
 
-def texts(values: Iterable[str]) -> np.ndarray:
-    return np.array(list(values), dtype=str)
+def seconds(values: Iterable[float | None]) -> Series:
+    """Virtual milliseconds as seconds (None stays None: a gap in a line)."""
+    return [None if v is None else v / MS_PER_S for v in values]
+
+
+def floats(values: Iterable[float]) -> list[float]:
+    return [float(v) for v in values]
+
+
+def texts(values: Iterable[str]) -> list[str]:
+    return [str(v) for v in values]
 
 
 def time_axis_end(first_ms: float, last_ms: float, minimum_ms: float = TIME_MARGIN_MIN_MS) -> float:
@@ -81,19 +89,19 @@ def time_axis_end(first_ms: float, last_ms: float, minimum_ms: float = TIME_MARG
     return last_ms + max((last_ms - first_ms) * TIME_MARGIN_SHARE, minimum_ms)
 
 
-def step_value_at(x: np.ndarray, y: np.ndarray, at: float) -> float:
+def step_value_at(x: Sequence[float], y: Sequence[float], at: float) -> float:
     """The value of a step series (``x`` ascending, each ``y`` holding from its ``x`` on) at
     ``at``: the ``y`` of the last ``x`` at or before ``at`` (0 before the first ``x``). Titles read
     their numbers back from the arrays they plot with it, so title and plot cannot disagree."""
-    i = int(np.searchsorted(x, at, side="right")) - 1
+    i = bisect_right(x, at) - 1
     return float(y[i]) if i >= 0 else 0.0
 
 
-def spread(values: Sequence[float], step: float = 0.3, span: float = 0.8) -> np.ndarray:
+def spread(values: Sequence[float], step: float = 0.3, span: float = 0.8) -> list[float]:
     """Offsets that pull apart equal ``values``: the k values equal to one another get offsets
     centred on 0, ``step`` apart (closer when k is large, so that they stay within ``span``), in
     the order given; a value that occurs once gets 0."""
-    offsets = np.zeros(len(values))
+    offsets = [0.0] * len(values)
     where: dict[float, list[int]] = {}
     for i, value in enumerate(values):
         where.setdefault(value, []).append(i)
@@ -101,7 +109,8 @@ def spread(values: Sequence[float], step: float = 0.3, span: float = 0.8) -> np.
         k = len(indices)
         if k > 1:
             gap = min(step, span / (k - 1))
-            offsets[indices] = (np.arange(k) - (k - 1) / 2) * gap
+            for j, i in enumerate(indices):
+                offsets[i] = (j - (k - 1) / 2) * gap
     return offsets
 
 
@@ -128,11 +137,11 @@ def titled_layout(
 
 def markers(
     state: str,
-    x: np.ndarray,
-    y: np.ndarray,
-    text: np.ndarray,
+    x: Sequence[float | None],
+    y: Sequence[float | None],
+    text: list[str],
     hover: str = HOVER,
-    customdata: np.ndarray | None = None,
+    customdata: list[float] | None = None,
     **marker: Any,
 ) -> dict[str, Any]:
     """A marker trace in a state's style. ``hover`` is a plotly hovertemplate: per-point values
@@ -159,7 +168,12 @@ def markers(
 
 
 def line(
-    name: str, x: np.ndarray, y: np.ndarray, color: str, width: float, **line: Any
+    name: str,
+    x: Sequence[float | None],
+    y: Sequence[float | None],
+    color: str,
+    width: float,
+    **line: Any,
 ) -> dict[str, Any]:
     return {
         "type": "scatter",
@@ -186,7 +200,7 @@ def time_line(
         "name": name,
         "showlegend": False,
         "x": seconds(at),
-        "y": np.asarray([y_from, y_to] if at else [], dtype=float),
+        "y": floats([y_from, y_to] if at else []),
         "text": texts([label, ""] if at else []),
         # left of the line: the axis ends a little after now, and text past it was cut off
         "textposition": "top left",

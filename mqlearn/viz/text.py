@@ -58,7 +58,7 @@ def summary(qm: QueueManager, queue: str, at_ms: int | None = None) -> str:
 
 def xqh_summary(qm: QueueManager, xmitq: str) -> str:
     """The transmission queue's messages with both Expiry values, clamped ones pointed out."""
-    from mqlearn.viz.xqh import xqh_rows  # with the MQXQH figure, and numpy: not on every page
+    from mqlearn.viz.xqh import xqh_rows  # with the MQXQH figure: not on every page
 
     vocab = Vocabulary(qm.profile)
     rows = xqh_rows(qm, xmitq)

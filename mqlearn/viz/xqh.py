@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-import numpy as np
-
 from mqlearn.engine import transmission
 from mqlearn.engine.message import remaining_tenths
 from mqlearn.mqi import cmqc as C
@@ -17,7 +15,7 @@ from mqlearn.mqi.headers import MQXQH, XQH_LENGTH
 from mqlearn.viz import palette
 from mqlearn.viz.labels import labels_for
 from mqlearn.viz.names import Vocabulary
-from mqlearn.viz.spec import HEIGHT, Spec, figure, texts, titled_layout
+from mqlearn.viz.spec import HEIGHT, Spec, figure, floats, texts, titled_layout
 from mqlearn.viz.times import MS_PER_S
 
 if TYPE_CHECKING:
@@ -112,7 +110,7 @@ def xqh_inspector_spec(qm: QueueManager, xmitq: str) -> Spec:
     scale = xqh_scale(rows)
     unlimited_height = scale * UNLIMITED_HEIGHT  # unlimited bars reach above every finite one
     names = [f"{row.tag} → {row.destination}" for row in rows]
-    position = np.arange(len(rows), dtype=float)
+    position = floats(range(len(rows)))
     expiry_name = vocab.name("Expiry")
     traces: list[dict[str, Any]] = []
     for embedded, offset, name, color in (
@@ -132,9 +130,8 @@ def xqh_inspector_spec(qm: QueueManager, xmitq: str) -> Spec:
                 "type": "bar",
                 "name": name,
                 "x": position,
-                "y": np.asarray(
-                    [unlimited_height if u else v for u, v in zip(unlimited, values, strict=True)],
-                    dtype=float,
+                "y": floats(
+                    unlimited_height if u else v for u, v in zip(unlimited, values, strict=True)
                 ),
                 "width": BAR_WIDTH,
                 "offset": offset,
@@ -182,8 +179,8 @@ def xqh_inspector_spec(qm: QueueManager, xmitq: str) -> Spec:
                 "mode": "markers",
                 "name": name,
                 "showlegend": len(which) > 0,
-                "x": position[which] + x_offset,
-                "y": np.full(len(which), above_zero),
+                "x": [position[i] + x_offset for i in which],
+                "y": [above_zero] * len(which),
                 "text": texts(f"{names[i]}: {hover}" for i in which),
                 "hovertemplate": "%{text}<extra></extra>",
                 "marker": {
