@@ -30,6 +30,7 @@ import os
 import platform
 import pstats
 import random
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -37,11 +38,14 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
+from subprocess import PIPE
 from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # measure this checkout's engine, installed or not
-    sys.path.insert(0, str(ROOT))
+# the engine measured: this checkout's, installed or not, or another checkout's in an A/B cell's
+# process (--vs: the parent sets BENCH_ENGINE_ROOT for the other side's processes)
+ENGINE_ROOT = os.environ.get("BENCH_ENGINE_ROOT", str(ROOT))
+sys.path.insert(0, ENGINE_ROOT)
 
 from baseline import ApiFloor, make_baseline  # noqa: E402
 
@@ -590,6 +594,205 @@ def profile_engine(kind: str, depth: int, rounds: Sequence[Round], n_rounds: int
 
 
 # ---------------------------------------------------------------------------------------------
+# Cells: this engine beside another checkout's (--vs), each cell in a process of its own
+# ---------------------------------------------------------------------------------------------
+# "cycle" is the workload above (events on, gc.collect() before each repetition). The other three
+# are a request/reply cycle at constant depth: put a request and a second message, get one of
+# them, then get the front message. "plain" gets the second message as it comes, "MsgId" gets the
+# request by its MsgId (MQMO_MATCH_MSG_ID), "CorrelId" puts a reply whose CorrelId is the
+# request's MsgId and gets it by CorrelId (MQMO_MATCH_CORREL_ID), as request/reply lessons do. So
+# every message but a reply has CorrelId MQCI_NONE, and after the first matched get the store
+# keeps an index of them all: a cell's cost per cycle should not depend on the depth.
+CELL_MODES = ("cycle", "plain", "MsgId", "CorrelId")
+CELL_DEPTHS = {"full": (1_000, 1_000_000), "quick": (1_000, 10_000)}
+
+
+class CellSubject:
+    """One queue manager and queue primed to ``depth`` for one cell (events recorded)."""
+
+    def __init__(self, kind: str, depth: int, mode: str) -> None:
+        self.mode = mode
+        self.engine = EngineSubject(kind, record_events=True)
+        self.rounds = make_rounds(max(depth // PUTS_PER_ROUND, 10_000))
+        self.cursor = 0
+        rng = random.Random(SEED)
+        self.priorities = [rng.randrange(LANES) for _ in range(1024)]
+        if mode == "cycle":
+            prime(self.engine, self.rounds, depth)
+            self.cursor = depth // PUTS_PER_ROUND
+        else:
+            q, pmo, priorities = self.engine.q, self.engine.pmo, self.priorities
+            for i in range(depth):
+                q.put(b"primed", mq.MD(Priority=priorities[i % 1024]), pmo)
+        version = {"Version": CMQC.MQGMO_VERSION_2}
+        options = {"Options": CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, **version}
+        self.by_msgid = mq.GMO(MatchOptions=CMQC.MQMO_MATCH_MSG_ID, **options)
+        self.by_correlid = mq.GMO(MatchOptions=CMQC.MQMO_MATCH_CORREL_ID, **options)
+
+    def run(self, count: int) -> None:
+        """``count`` cycles (for "cycle", ``count`` rounds of 7 cycles each)."""
+        if self.mode == "cycle":
+            self.engine.timed_loop(self.rounds, self.cursor, count)
+            self.cursor += count
+            return
+        q, pmo, gmo = self.engine.q, self.engine.pmo, self.engine.gmo
+        by_msgid, by_correlid, priorities = self.by_msgid, self.by_correlid, self.priorities
+        mode = self.mode
+        for i in range(count):
+            priority = priorities[i % 1024]
+            request = mq.MD(Priority=priority)
+            q.put(b"request", request, pmo)
+            if mode == "CorrelId":
+                q.put(b"reply", mq.MD(CorrelId=request.MsgId, Priority=priority), pmo)
+                q.get(None, mq.MD(CorrelId=request.MsgId), by_correlid)
+            elif mode == "MsgId":
+                q.put(b"other", mq.MD(Priority=priority), pmo)
+                q.get(None, mq.MD(MsgId=request.MsgId), by_msgid)
+            else:
+                q.put(b"other", mq.MD(Priority=priority), pmo)
+                q.get(None, mq.MD(), gmo)
+            q.get(None, mq.MD(), gmo)
+
+    def cycles(self, count: int) -> int:
+        return count * GETS_PER_ROUND if self.mode == "cycle" else count
+
+
+def serve_cell(kind: str, depth: int, mode: str, seconds: float) -> None:
+    """A cell's process (``--cell``): prime, size a repetition to about ``seconds``, print
+    "ready"; then for every "rep" line on stdin, gc.collect(), time one repetition and print
+    its cycles and seconds as JSON."""
+    subject = CellSubject(kind, depth, mode)
+    count = 1
+    while True:
+        t0 = time.perf_counter()
+        subject.run(count)
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds / 4:
+            count = max(1, math.ceil(count * seconds / elapsed))
+            break
+        count *= 2
+    print("ready", flush=True)
+    for line in sys.stdin:
+        if line.strip() != "rep":
+            break
+        gc.collect()
+        t0 = time.perf_counter()
+        subject.run(count)
+        elapsed = time.perf_counter() - t0
+        print(json.dumps([subject.cycles(count), elapsed]), flush=True)
+
+
+@dataclass
+class Cell:
+    kind: str
+    depth: int
+    mode: str
+    engine: str  # "this" or the --vs checkout
+    us_per_cycle: float  # best repetition
+
+
+def measure_cells(
+    engines: dict[str, str], depths: Sequence[int], reps: int, seconds: float
+) -> list[Cell]:
+    """Every cell for every engine (name -> checkout root), the engines' repetitions
+    interleaved A B A B ... one process each, a cell's processes alive together."""
+    cells: list[Cell] = []
+    for mode in CELL_MODES:
+        for kind in KINDS:
+            for depth in depths:
+                children = {
+                    name: start_cell(root, kind, depth, mode, seconds)
+                    for name, root in engines.items()
+                }
+                best = dict.fromkeys(children, math.inf)
+                for _ in range(reps):
+                    for name, child in children.items():
+                        assert child.stdin is not None and child.stdout is not None
+                        child.stdin.write("rep\n")
+                        child.stdin.flush()
+                        cycles, elapsed = json.loads(child.stdout.readline())
+                        best[name] = min(best[name], 1e6 * elapsed / cycles)
+                for name, child in children.items():
+                    assert child.stdin is not None
+                    child.stdin.close()
+                    child.wait()
+                    cells.append(Cell(kind, depth, mode, name, best[name]))
+                progress(f"cell {mode} {kind} {depth}")
+    return cells
+
+
+def start_cell(
+    root: str, kind: str, depth: int, mode: str, seconds: float
+) -> subprocess.Popen[str]:
+    command = [sys.executable, __file__, "--cell", kind, str(depth), mode, str(seconds)]
+    env = {**os.environ, "BENCH_ENGINE_ROOT": root}
+    child = subprocess.Popen(command, env=env, stdin=PIPE, stdout=PIPE, text=True)
+    assert child.stdout is not None
+    if child.stdout.readline().strip() != "ready":
+        raise RuntimeError(f"cell {mode} {kind} {depth} ({root}) did not start")
+    return child
+
+
+def cell_tables(cells: list[Cell], depths: Sequence[int]) -> list[dict[str, Any]]:
+    """The cells as tables: µs per cycle per engine and the ratio this/other per cell, then
+    each engine's cost at the largest depth over its cost at the smallest."""
+    engines = list(dict.fromkeys(c.engine for c in cells))
+    cost = {(c.mode, c.kind, c.depth, c.engine): c.us_per_cycle for c in cells}
+    rows = []
+    for mode in CELL_MODES:
+        for kind in KINDS:
+            for depth in depths:
+                row: list[Any] = [mode, kind, depth]
+                row += [round(cost[(mode, kind, depth, e)], 2) for e in engines]
+                if len(engines) == 2:
+                    ratio = cost[(mode, kind, depth, engines[0])]
+                    row.append(round(ratio / cost[(mode, kind, depth, engines[1])], 3))
+                rows.append(row)
+    columns = ["cell", "queue", "depth", *(f"µs/cycle {e}" for e in engines)]
+    if len(engines) == 2:
+        columns.append(f"{engines[0]}/{engines[1]}")
+    lo, hi = min(depths), max(depths)
+    scale_rows = [
+        [
+            mode,
+            kind,
+            *(round(cost[(mode, kind, hi, e)] / cost[(mode, kind, lo, e)], 2) for e in engines),
+        ]
+        for mode in CELL_MODES
+        for kind in KINDS
+    ]
+    return [
+        {
+            "title": "Cells: cost per cycle, this engine"
+            + (f" beside {engines[1]}" if len(engines) == 2 else ""),
+            "columns": columns,
+            "rows": rows,
+            "notes": "Best of the repetitions, gc.collect() before each; engines interleaved, "
+            "one process per engine and cell. cycle: the workload above (1 get + 10/7 puts); "
+            "plain/MsgId/CorrelId: 2 puts + 2 gets of a request/reply cycle.",
+        },
+        {
+            "title": f"Cells: depth scaling (cost per cycle at {hi} / at {lo})",
+            "columns": ["cell", "queue", *engines],
+            "rows": scale_rows,
+            "notes": "A flat index keeps every cell near 1 at any depth.",
+        },
+    ]
+
+
+def print_table(table: dict[str, Any]) -> None:
+    heading(table["title"])
+    widths = [
+        max(len(str(v)) for v in [column, *(row[i] for row in table["rows"])])
+        for i, column in enumerate(table["columns"])
+    ]
+    for row in [table["columns"], *table["rows"]]:
+        print("  ".join(f"{v!s:>{w}}" for v, w in zip(row, widths, strict=True)))
+    if table["notes"]:
+        print(table["notes"])
+
+
+# ---------------------------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------------------------
 def heading(title: str) -> None:
@@ -822,14 +1025,34 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--reps", type=int, help="timed repetitions per subject and mode (default 3)"
     )
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc section")
+    parser.add_argument(
+        "--vs",
+        metavar="ROOT",
+        help="measure the cells against the engine of another checkout too (A/B, same run)",
+    )
+    parser.add_argument("--cells-only", action="store_true", help="measure the cells only")
+    parser.add_argument("--cell", nargs=4, help=argparse.SUPPRESS)  # a cell's own process
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.cell:
+        kind, depth, mode, seconds = args.cell
+        serve_cell(kind, int(depth), mode, float(seconds))
+        return 0
     settings = QUICK if args.quick else FULL
     if args.reps:
         settings = replace(settings, reps=args.reps)
+    engines = {"this": str(ROOT)}
+    if args.vs:
+        engines[Path(args.vs).resolve().name] = str(Path(args.vs).resolve())
+    cell_depths = CELL_DEPTHS["quick" if args.quick else "full"]
+    if args.cells_only:
+        cells = measure_cells(engines, cell_depths, max(settings.reps, 5), settings.min_rep_seconds)
+        for table in cell_tables(cells, cell_depths):
+            print_table(table)
+        return 0
     print_intro(settings)
     load_start = load()
     lo, hi = min(settings.depths), max(settings.depths)

@@ -54,7 +54,11 @@ _COMPACT_MIN = 256
 _CONTEXTS_MAX = 64  # distinct put contexts remembered per store (most queues see one or two)
 _seq_of = itemgetter(SEQ)
 Items = tuple[Any, ...]  # a dict's names and values, flat: name, value, name, value, ...
-Index = dict[bytes, tuple[Record, ...]]
+# MsgId or CorrelId -> the present message with it, as its record, or, when several share it
+# (most share MQCI_NONE), {seq: record} of them in arrival order: a put adds one entry and a
+# removal drops one, whatever the number sharing the id, and a unique id costs the collector
+# nothing (a record is an untracked tuple; only the few shared ids have a dict)
+Index = dict[bytes, Record | dict[int, Record]]
 
 
 def delivery_key(record: Record) -> tuple[int, int]:
@@ -316,13 +320,15 @@ class LocalStore:
     def _matching(self, msgid: bytes | None, correlid: bytes | None) -> list[Record]:
         """Present messages with this MsgId and/or CorrelId, in delivery order (index lookup)."""
         if msgid is not None:
-            found = self._index(MSGID).get(msgid, ())
+            found = _entries(self._index(MSGID), msgid)
             if correlid is not None:
-                found = tuple(r for r in found if r[CORRELID] == correlid)
+                found = [r for r in found if r[CORRELID] == correlid]
         else:
             assert correlid is not None
-            found = self._index(CORRELID).get(correlid, ())
-        return sorted(found, key=delivery_key) if len(found) > 1 else list(found)
+            found = _entries(self._index(CORRELID), correlid)
+        if len(found) > 1:
+            found.sort(key=delivery_key)  # in arrival order already; lanes come first
+        return found
 
     def _index(self, field: int) -> Index:
         """The index of present messages by MsgId or CorrelId (a Record position), built on
@@ -419,13 +425,30 @@ def _unflat(items: Items) -> dict[str, Any]:
     return dict(zip(items[::2], items[1::2], strict=True))
 
 
+def _entries(index: Index, key: bytes) -> list[Record]:
+    entry = index.get(key)
+    if entry is None:
+        return []
+    return list(entry.values()) if isinstance(entry, dict) else [entry]
+
+
 def _index_add(index: Index, key: bytes, record: Record) -> None:
-    index[key] = (*index.get(key, ()), record)
+    entry = index.get(key)
+    if entry is None:
+        index[key] = record
+    elif isinstance(entry, dict):
+        entry[record[SEQ]] = record
+    else:
+        index[key] = {entry[SEQ]: entry, record[SEQ]: record}
 
 
 def _index_drop(index: Index, key: bytes, seq: int) -> None:
-    kept = tuple(r for r in index.get(key, ()) if r[SEQ] != seq)
-    if kept:
-        index[key] = kept
-    else:
-        index.pop(key, None)
+    entry = index.get(key)
+    if entry is None:
+        return
+    if isinstance(entry, dict):
+        entry.pop(seq, None)
+        if len(entry) == 1:
+            index[key] = next(iter(entry.values()))  # back to one record: untracked again
+    elif entry[SEQ] == seq:
+        del index[key]

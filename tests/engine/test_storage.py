@@ -174,3 +174,52 @@ def test_views_show_what_the_messages_show_in_every_state(msgdlvsq: str) -> None
     assert states == sorted({AVAILABLE, UNCOMMITTED_PUT, GOT_IN_UOW})
     assert sum(v.locker is not None for v in views) == 1
     assert [v.data for v in views if v.field("Format", "") == C.MQFMT_STRING] == [b"short"]
+
+
+@pytest.mark.parametrize("msgdlvsq", ["FIFO", "PRIORITY"])
+def test_a_matched_get_leaves_later_puts_flat(msgdlvsq: str) -> None:
+    """After a get by CorrelId and one by MsgId the store keeps both indexes exact from then
+    on; a put adds one entry to the entries of its ids, in place, however many messages share
+    them (MQCI_NONE: nearly all). Copying the entries on every put made 20,000 puts after one
+    request/reply get take 4.3 s instead of 0.19 s (issue 23)."""
+    qm = new_qm()
+    qm.define_qlocal(APP_Q, msgdlvsq=msgdlvsq, maxdepth=100_000)
+    q = mq.Queue(qm, APP_Q)
+    wanted = put(q, b"reply", CorrelId=b"R" * 24, Priority=3)
+    for i in range(50):
+        put(q, b"m%d" % i, Priority=i % 10)
+    md = mq.MD(CorrelId=b"R" * 24)
+    gmo = mq.GMO(MatchOptions=C.MQMO_MATCH_CORREL_ID, Version=C.MQGMO_VERSION_2)
+    assert q.get(None, md, gmo) == b"reply"
+    md = mq.MD(MsgId=wanted.MsgId)  # gone: 2033, but the MsgId index is built
+    with pytest.raises(mq.MQMIError):
+        q.get(None, md, mq.GMO(MatchOptions=C.MQMO_MATCH_MSG_ID, Version=C.MQGMO_VERSION_2))
+    store = qm.local(APP_Q).store
+    by_correlid = store._by_correlid
+    assert by_correlid is not None and store._by_msgid is not None
+    shared = by_correlid[C.MQCI_NONE]
+    assert len(shared) == 50
+    for i in range(200):
+        put(q, b"n%d" % i, Priority=i % 10)
+        assert by_correlid[C.MQCI_NONE] is shared  # the same entries, grown in place
+    assert len(shared) == 250 and len(store._by_msgid) == 250
+    data, _ = get(q)
+    assert data == (b"m9" if msgdlvsq == "PRIORITY" else b"m0")
+    assert len(shared) == 249
+
+
+def test_indexes_of_unique_ids_cost_the_collector_nothing() -> None:
+    """Once a get by MsgId has built the MsgId index, a message with an id of its own is
+    indexed as its record (an untracked tuple): 2,000 more puts add no tracked object."""
+    qm = new_qm()
+    qm.define_qlocal(APP_Q, maxdepth=100_000)
+    q = mq.Queue(qm, APP_Q)
+    first = put(q, b"first")
+    put(q, b"second")
+    md = mq.MD(MsgId=first.MsgId)
+    assert q.get(None, md, mq.GMO(MatchOptions=C.MQMO_MATCH_MSG_ID, Version=2)) == b"first"
+    before = tracked_after_collection()
+    for i in range(2_000):
+        put(q, b"m%d" % i)
+    assert tracked_after_collection() - before < 50
+    assert qm.curdepth(APP_Q) == 2_001
