@@ -12,7 +12,7 @@ from dataclasses import fields
 from typing import Any
 
 from mqlearn.engine.message import GOT_IN_UOW, UNCOMMITTED_PUT
-from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition
+from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition, assign
 from mqlearn.engine.rule_formulas import NOLIMIT, path_cap
 from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
@@ -74,7 +74,7 @@ class Definitions:
             if type(old) is not type(definition):
                 raise fail(C.MQRC_OBJECT_TYPE_ERROR, f"{definition.name} is a {old.qtype}")
             if isinstance(old, QLocal) and isinstance(definition, QLocal):
-                definition.store = old.store  # REPLACE keeps the messages
+                assign(definition, "store", old.store)  # REPLACE keeps the messages
         self.objects[definition.name] = definition
         self._changed()
 
@@ -104,8 +104,8 @@ class Definitions:
         """ALTER a queue of any type; values are checked before anything changes."""
         definition = self.definition(name)
         checked = definition.altered(**attrs)
-        for f in fields(definition):
-            setattr(definition, f.name, getattr(checked, f.name))
+        for f in fields(definition):  # in place: a definition read before shows the change
+            assign(definition, f.name, getattr(checked, f.name))
         self._changed()
         return definition
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mqlearn.engine.message import GOT_IN_UOW, Message
+from mqlearn.engine.objects import assign
 from mqlearn.engine.rule_formulas import NEVER, queued_priority
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, reason_name
@@ -148,7 +149,7 @@ def maybe_trigger(
     if kind == "DEPTH":
         if count < local.trigdpth:
             return
-        local.trigger = False  # as MQ does: the application switches triggering back on
+        assign(local, "trigger", False)  # as MQ does: the application switches it back on
     data = MQTM(QName=local.name, ProcessName=local.process, TriggerData=local.trigdata).pack()
     fields = {
         "Format": C.MQFMT_TRIGGER,
