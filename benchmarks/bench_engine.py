@@ -30,6 +30,7 @@ import os
 import platform
 import pstats
 import random
+import selectors
 import subprocess
 import sys
 import time
@@ -688,33 +689,45 @@ class Cell:
     depth: int
     mode: str
     engine: str  # "this" or the --vs checkout
-    us_per_cycle: float  # best repetition
+    us_per_cycle: float | None  # best repetition; None: no answer within CELL_TIMEOUT
+
+
+CELL_SECONDS = 0.3  # a cell's repetition takes about this long
+CELL_TIMEOUT = 120.0  # seconds a cell's process may take to prime, or to run one repetition
 
 
 def measure_cells(
-    engines: dict[str, str], depths: Sequence[int], reps: int, seconds: float
+    engines: dict[str, str],
+    depths: Sequence[int],
+    reps: int,
+    seconds: float,
+    modes: Sequence[str] = CELL_MODES,
 ) -> list[Cell]:
     """Every cell for every engine (name -> checkout root), the engines' repetitions
-    interleaved A B A B ... one process each, a cell's processes alive together."""
+    interleaved A B A B ... one process each, a cell's processes alive together. A process
+    that does not answer within CELL_TIMEOUT (priming, or a repetition) is stopped and its
+    cell has no figure (the CorrelId index of an engine that copies it on every put cannot
+    even be built at depth 1e6)."""
     cells: list[Cell] = []
-    for mode in CELL_MODES:
+    for mode in modes:
         for kind in KINDS:
             for depth in depths:
                 children = {
                     name: start_cell(root, kind, depth, mode, seconds)
                     for name, root in engines.items()
                 }
-                best = dict.fromkeys(children, math.inf)
+                best: dict[str, float | None] = dict.fromkeys(children, math.inf)
                 for _ in range(reps):
                     for name, child in children.items():
-                        assert child.stdin is not None and child.stdout is not None
-                        child.stdin.write("rep\n")
-                        child.stdin.flush()
-                        cycles, elapsed = json.loads(child.stdout.readline())
-                        best[name] = min(best[name], 1e6 * elapsed / cycles)
+                        answer = ask(child, "rep") if best[name] is not None else None
+                        if answer is None:
+                            best[name] = None
+                            continue
+                        cycles, elapsed = json.loads(answer)
+                        best[name] = min(best[name] or math.inf, 1e6 * elapsed / cycles)
                 for name, child in children.items():
-                    assert child.stdin is not None
-                    child.stdin.close()
+                    if child.poll() is None:
+                        child.kill()
                     child.wait()
                     cells.append(Cell(kind, depth, mode, name, best[name]))
                 progress(f"cell {mode} {kind} {depth}")
@@ -726,27 +739,48 @@ def start_cell(
 ) -> subprocess.Popen[str]:
     command = [sys.executable, __file__, "--cell", kind, str(depth), mode, str(seconds)]
     env = {**os.environ, "BENCH_ENGINE_ROOT": root}
-    child = subprocess.Popen(command, env=env, stdin=PIPE, stdout=PIPE, text=True)
+    return subprocess.Popen(command, env=env, stdin=PIPE, stdout=PIPE, text=True)
+
+
+def ask(child: subprocess.Popen[str], line: str) -> str | None:
+    """Send ``line`` to a cell's process once it is ready and return its answer; None when
+    getting ready or answering takes longer than CELL_TIMEOUT (the process is then stopped)."""
+    assert child.stdin is not None and child.stdout is not None
+    if not getattr(child, "ready", False):
+        if _answer(child) != "ready":
+            return None
+        child.ready = True  # type: ignore[attr-defined]
+    child.stdin.write(line + "\n")
+    child.stdin.flush()
+    return _answer(child)
+
+
+def _answer(child: subprocess.Popen[str]) -> str | None:
+    """The next line a cell's process prints (one at a time: it waits for the next order)."""
     assert child.stdout is not None
-    if child.stdout.readline().strip() != "ready":
-        raise RuntimeError(f"cell {mode} {kind} {depth} ({root}) did not start")
-    return child
+    with selectors.DefaultSelector() as selector:
+        selector.register(child.stdout, selectors.EVENT_READ)
+        if child.poll() is not None or not selector.select(CELL_TIMEOUT):
+            child.kill()
+            return None
+    return child.stdout.readline().strip() or None
 
 
 def cell_tables(cells: list[Cell], depths: Sequence[int]) -> list[dict[str, Any]]:
     """The cells as tables: µs per cycle per engine and the ratio this/other per cell, then
     each engine's cost at the largest depth over its cost at the smallest."""
     engines = list(dict.fromkeys(c.engine for c in cells))
+    modes = list(dict.fromkeys(c.mode for c in cells))
     cost = {(c.mode, c.kind, c.depth, c.engine): c.us_per_cycle for c in cells}
     rows = []
-    for mode in CELL_MODES:
+    for mode in modes:
         for kind in KINDS:
             for depth in depths:
                 row: list[Any] = [mode, kind, depth]
-                row += [round(cost[(mode, kind, depth, e)], 2) for e in engines]
+                figures = [cost[(mode, kind, depth, e)] for e in engines]
+                row += [_shown(f, 2) for f in figures]
                 if len(engines) == 2:
-                    ratio = cost[(mode, kind, depth, engines[0])]
-                    row.append(round(ratio / cost[(mode, kind, depth, engines[1])], 3))
+                    row.append(_shown(_ratio(figures[0], figures[1]), 3))
                 rows.append(row)
     columns = ["cell", "queue", "depth", *(f"µs/cycle {e}" for e in engines)]
     if len(engines) == 2:
@@ -756,9 +790,12 @@ def cell_tables(cells: list[Cell], depths: Sequence[int]) -> list[dict[str, Any]
         [
             mode,
             kind,
-            *(round(cost[(mode, kind, hi, e)] / cost[(mode, kind, lo, e)], 2) for e in engines),
+            *(
+                _shown(_ratio(cost[(mode, kind, hi, e)], cost[(mode, kind, lo, e)]), 2)
+                for e in engines
+            ),
         ]
-        for mode in CELL_MODES
+        for mode in modes
         for kind in KINDS
     ]
     return [
@@ -769,7 +806,8 @@ def cell_tables(cells: list[Cell], depths: Sequence[int]) -> list[dict[str, Any]
             "rows": rows,
             "notes": "Best of the repetitions, gc.collect() before each; engines interleaved, "
             "one process per engine and cell. cycle: the workload above (1 get + 10/7 puts); "
-            "plain/MsgId/CorrelId: 2 puts + 2 gets of a request/reply cycle.",
+            "plain/MsgId/CorrelId: 2 puts + 2 gets of a request/reply cycle. "
+            f"> {CELL_TIMEOUT:.0f} s: no answer within that time (priming or one repetition).",
         },
         {
             "title": f"Cells: depth scaling (cost per cycle at {hi} / at {lo})",
@@ -778,6 +816,14 @@ def cell_tables(cells: list[Cell], depths: Sequence[int]) -> list[dict[str, Any]
             "notes": "A flat index keeps every cell near 1 at any depth.",
         },
     ]
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a / b
+
+
+def _shown(value: float | None, digits: int) -> float | str:
+    return f"> {CELL_TIMEOUT:.0f} s" if value is None else round(value, digits)
 
 
 def print_table(table: dict[str, Any]) -> None:
@@ -1031,6 +1077,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="measure the cells against the engine of another checkout too (A/B, same run)",
     )
     parser.add_argument("--cells-only", action="store_true", help="measure the cells only")
+    parser.add_argument(
+        "--cell-modes", nargs="+", choices=CELL_MODES, default=CELL_MODES, help="cells to measure"
+    )
     parser.add_argument("--cell", nargs=4, help=argparse.SUPPRESS)  # a cell's own process
     return parser.parse_args(argv)
 
@@ -1049,7 +1098,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         engines[Path(args.vs).resolve().name] = str(Path(args.vs).resolve())
     cell_depths = CELL_DEPTHS["quick" if args.quick else "full"]
     if args.cells_only:
-        cells = measure_cells(engines, cell_depths, max(settings.reps, 5), settings.min_rep_seconds)
+        reps = args.reps or 5
+        cells = measure_cells(engines, cell_depths, reps, CELL_SECONDS, args.cell_modes)
         for table in cell_tables(cells, cell_depths):
             print_table(table)
         return 0

@@ -131,21 +131,22 @@ class Definitions:
         of work, or a channel's batch) and while the queue is open (2042); mqlearn knows a queue
         is open only when a handle holds one of its messages locked. No reports are generated.
         """
-        local = self.local(name)
-        messages = list(local.store.messages())
+        store = self.local(name).store
+        records = list(store.records())
         if self.uncommitted(name):
             raise fail(C.MQRC_Q_NOT_EMPTY, f"{name} has uncommitted messages")
-        if any(m.locker is not None for m in messages):
+        if any(store.locker(record) is not None for record in records):
             raise fail(C.MQRC_OBJECT_IN_USE, f"{name} is open: a handle holds a message locked")
-        for message in messages:
-            local.store.remove(message)
-            self.log(name, "clear", message)
-        return len(messages)
+        for record in records:
+            store.remove(record)
+            self.log(name, "clear", record)
+        return len(records)
 
     def uncommitted(self, name: str) -> int:
         """Messages on a local queue that an open unit of work has put or got (UNCOM)."""
         pending = (UNCOMMITTED_PUT, GOT_IN_UOW)
-        return sum(1 for m in self.local(name).store.messages() if m.state in pending)
+        store = self.local(name).store
+        return sum(1 for record in store.records() if store.state(record) in pending)
 
     def definition(self, name: str) -> QueueDefinition:
         try:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.engine.message import GOT_IN_UOW, Message
+from mqlearn.engine.message import GOT_IN_UOW, PRIORITY, Record
 from mqlearn.engine.objects import assign
 from mqlearn.engine.rule_formulas import NEVER, queued_priority
 from mqlearn.mqi import cmqc as C
@@ -121,7 +121,7 @@ def dead_letter(
 
 # -- triggers (rules TRG-01, TRG-02, TRG-03) -------------------------------------------------------
 def maybe_trigger(
-    qm: QueueManagerPort, local: QLocal, message: Message, in_uow: bool = False
+    qm: QueueManagerPort, local: QLocal, message: Record, in_uow: bool = False
 ) -> None:
     """Generate a trigger message if this arrival meets the queue's trigger condition.
 
@@ -133,7 +133,7 @@ def maybe_trigger(
     if (
         not local.initq
         or kind == "NONE"
-        or queued_priority(message.priority, qm.maxprty) < local.trigmpri
+        or queued_priority(message[PRIORITY], qm.maxprty) < local.trigmpri
     ):
         return
     if local.trigmpri == 0:
@@ -141,7 +141,7 @@ def maybe_trigger(
     else:
         count = sum(
             1
-            for m in local.store.messages()
+            for m in local.store.views()
             if m.state != GOT_IN_UOW and queued_priority(m.priority, qm.maxprty) >= local.trigmpri
         )
     if kind == "FIRST" and count != 1:
