@@ -12,9 +12,9 @@ from dataclasses import fields
 from typing import Any
 
 from mqlearn.engine.message import GOT_IN_UOW, UNCOMMITTED_PUT
+from mqlearn.engine.mqi_checks import fail
 from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition, assign
 from mqlearn.engine.rule_formulas import NOLIMIT, path_cap
-from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
 
 

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from mqlearn.engine import mqget, open_options
 from mqlearn.engine.message import SEQ, Record
+from mqlearn.engine.mqi_checks import fail
 from mqlearn.engine.opened import Opened
-from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.structs import GMO, MD, PMO

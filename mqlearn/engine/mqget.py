@@ -33,9 +33,7 @@ from mqlearn.engine.message import (
     Record,
     field,
 )
-from mqlearn.engine.rule_formulas import NEVER, deadline_of, is_expired
-from mqlearn.engine.transmission import decrement_embedded, original
-from mqlearn.engine.validate import (
+from mqlearn.engine.mqi_checks import (
     BROWSE_OPTIONS,
     SYNC_DEFAULT,
     SYNC_IF_PERSISTENT,
@@ -45,6 +43,8 @@ from mqlearn.engine.validate import (
     check_gmo,
     fail,
 )
+from mqlearn.engine.rule_formulas import NEVER, deadline_of, is_expired
+from mqlearn.engine.transmission import decrement_embedded, original
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.headers import leading_headers_length

@@ -20,15 +20,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqlearn.engine.generated import dead_letter
-from mqlearn.engine.objects import (
-    ReadOnlyDefinitionError,
-    _choice,
-    _int,
-    capexpry_value,
-    check_name,
-)
-from mqlearn.engine.rule_formulas import NOLIMIT, capped_expiry, deadline_of, put_priority
-from mqlearn.engine.validate import (
+from mqlearn.engine.mqi_checks import (
     REPORTS_REQUESTED,
     SET_CONTEXT,
     check_pmo,
@@ -37,6 +29,14 @@ from mqlearn.engine.validate import (
     message_bytes,
     put_descriptors,
 )
+from mqlearn.engine.objects import (
+    ReadOnlyDefinitionError,
+    _choice,
+    _int,
+    capexpry_value,
+    check_name,
+)
+from mqlearn.engine.rule_formulas import NOLIMIT, capped_expiry, deadline_of, put_priority
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, MQWarning, reason_name
 from mqlearn.mqi.structs import MD, PMO

@@ -34,6 +34,17 @@ from mqlearn.engine.message import (
     UNCOMMITTED_PUT,
     Record,
 )
+from mqlearn.engine.mqi_checks import (
+    SIMPLE_MD,
+    PutOptions,
+    check_expiry,
+    check_pmo,
+    check_put_md,
+    check_simple_md,
+    fail,
+    message_bytes,
+    put_descriptors,
+)
 from mqlearn.engine.objects import QLocal, QRemote, QueueDefinition, check_name
 from mqlearn.engine.pubsub import PubSub, Subscription, TopicAttributes, TopicObject
 from mqlearn.engine.rule_formulas import (
@@ -49,17 +60,6 @@ from mqlearn.engine.rule_formulas import (
 )
 from mqlearn.engine.simulation import Scheduled, Simulation
 from mqlearn.engine.store import flat
-from mqlearn.engine.validate import (
-    SIMPLE_MD,
-    PutOptions,
-    check_expiry,
-    check_pmo,
-    check_put_md,
-    check_simple_md,
-    fail,
-    message_bytes,
-    put_descriptors,
-)
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, MQWarning
 from mqlearn.mqi.structs import MD, PMO

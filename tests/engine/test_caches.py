@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 import mqlearn as mq
 from mqlearn import CMQC as C
 from mqlearn.engine.message import NEVER
-from mqlearn.engine.validate import _check_gmo, _check_pmo, _put_options, check_gmo, check_pmo
+from mqlearn.engine.mqi_checks import _check_gmo, _check_pmo, _put_options, check_gmo, check_pmo
 
 Q = "APP.Q"
 

@@ -1,7 +1,7 @@
 """MQPUT with an MD that sets only Expiry and Priority (docs/engine.md, "The put path").
 
 Such an MD holds IBM's initial value in every other field, so the put checks just those two and
-knows what the others give without reading them (``validate.check_simple_md``; every other MD is
+knows what the others give without reading them (``mqi_checks.check_simple_md``; every other MD is
 checked field by field). These tests run the same random puts twice, on two queue managers alike,
 once with such MDs and once with MDs that also set some other fields to their initial values, and
 compare everything a program or the views can see: the MD after each call, the codes and warnings,

@@ -18,7 +18,7 @@ import pytest
 import mqlearn as mq
 from mqlearn import CMQC as C
 from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, UNCOMMITTED_PUT
-from tests.engine.helpers_part1 import APP_Q, get, new_qm, put
+from tests.engine.helpers import APP_Q, get, new_qm, put
 
 MEMORY_LIMIT = 400  # bytes per queued message besides its data (docs/engine.md, "Storage")
 
