@@ -3,25 +3,23 @@ way, and the expiration reports those discards send.
 
 A get (:func:`get`) asks the queue's store (:mod:`mqlearn.engine.store`) for the first message it
 may return; the store hands back the expired messages it met before it (rules EXP-21..24), and
-:func:`discard` removes each one and sends the expiration report it asked for
-(:func:`expiration_report`, rules RPT-01..07). The report is put by the queue manager like any
-message it generates (:func:`mqlearn.engine.generated.send`). The queue manager is reached through
+:func:`discard` removes each one; when it asked for an expiration report (:func:`expiration_report`,
+rules RPT-01..07) :func:`mqlearn.engine.generated.send_expiration_report` builds it and puts it
+like any message the queue manager generates. The queue manager is reached through
 :class:`~mqlearn.engine.ports.QueueManagerPort`; browse, lock, cursor, wait and syncpoint are in
 docs/engine.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mqlearn.engine.descriptor import (
     CONTEXT_FIELDS,
-    IDENTITY_FIELDS,
     fill_md,
     md_extension,
 )
-from mqlearn.engine.generated import dead_letter, send
+from mqlearn.engine.generated import dead_letter, send_expiration_report
 from mqlearn.engine.message import (
     AVAILABLE,
     DATA,
@@ -43,11 +41,10 @@ from mqlearn.engine.mqi_checks import (
     check_gmo,
     fail,
 )
-from mqlearn.engine.rule_formulas import NEVER, deadline_of, is_expired
+from mqlearn.engine.rule_formulas import NEVER, is_expired
 from mqlearn.engine.transmission import decrement_embedded, original
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
-from mqlearn.mqi.headers import leading_headers_length
 from mqlearn.mqi.structs import GMO, MD
 
 if TYPE_CHECKING:
@@ -55,8 +52,6 @@ if TYPE_CHECKING:
     from mqlearn.engine.objects import QLocal
     from mqlearn.engine.ports import QueueManagerPort
 
-REPORT_DATA_BYTES = 100  # _WITH_DATA reports carry the first 100 bytes of application data
-PASSED_EXPIRY_TENTHS = 600  # MQRO_PASS_DISCARD_AND_EXPIRY: an expiration report lives 60 s
 _NO_GMO = GMO()  # stands for "gmo=None"; never written to
 _MI_NONE = C.MQMI_NONE
 _CI_NONE = C.MQCI_NONE
@@ -274,53 +269,3 @@ def expiration_report(qm: QueueManagerPort, local: QLocal, record: Record, backo
     where = send_expiration_report(qm, fields, data, qm.qmgr_context)
     if where is not None:
         qm.log(local.name, "report", record, "expiration", detail=where)
-
-
-def send_expiration_report(
-    qm: QueueManagerPort,
-    fields: dict[str, Any],
-    data: bytes,
-    context: Callable[[dict[str, Any]], dict[str, Any]],
-) -> str | None:
-    """Build and send the expiration report ``fields`` asks for; None when it asks for none.
-
-    ``context`` gives the report's context from the original's identity fields: the queue
-    manager's own (PutApplType MQAT_QMGR) when it discards, an application's otherwise (RPT-08).
-    Returns where the report went.
-    """
-    report = fields["Report"]
-    level = report & C.MQRO_EXPIRATION_WITH_FULL_DATA
-    if not level:
-        return None
-    if level == C.MQRO_EXPIRATION:
-        body = b""
-    elif level == C.MQRO_EXPIRATION_WITH_DATA:
-        body = data[: leading_headers_length(data, fields["Format"]) + REPORT_DATA_BYTES]
-    else:
-        body = data
-    passing = bool(report & C.MQRO_PASS_DISCARD_AND_EXPIRY)
-    report_fields = {
-        "Version": C.MQMD_VERSION_2,
-        "Report": C.MQRO_DISCARD_MSG if passing and report & C.MQRO_DISCARD_MSG else C.MQRO_NONE,
-        "MsgType": C.MQMT_REPORT,
-        "Feedback": C.MQFB_EXPIRATION,
-        "Encoding": fields["Encoding"],
-        "CodedCharSetId": fields["CodedCharSetId"],
-        "Format": fields["Format"],
-        "Priority": fields["Priority"],
-        "Persistence": fields["Persistence"],
-        "MsgId": fields["MsgId"] if report & C.MQRO_PASS_MSG_ID else qm.new_msgid(),
-        "CorrelId": fields["CorrelId"] if report & C.MQRO_PASS_CORREL_ID else fields["MsgId"],
-        "ReplyToQ": "",
-        "ReplyToQMgr": qm.name,
-        "GroupId": fields["GroupId"],
-        "MsgSeqNumber": fields["MsgSeqNumber"],
-        "Offset": fields["Offset"],
-        "MsgFlags": fields["MsgFlags"],
-        "OriginalLength": (
-            fields["OriginalLength"] if fields["OriginalLength"] != C.MQOL_UNDEFINED else len(data)
-        ),
-    }
-    ctx = context({name: fields[name] for name in IDENTITY_FIELDS})
-    deadline = deadline_of(PASSED_EXPIRY_TENTHS, qm.sim.now) if passing else NEVER
-    return send(qm, fields["ReplyToQMgr"], fields["ReplyToQ"], body, report_fields, ctx, deadline)

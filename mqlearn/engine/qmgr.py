@@ -48,6 +48,7 @@ from mqlearn.engine.mqi_checks import (
 from mqlearn.engine.objects import QLocal, QRemote, QueueDefinition, check_name
 from mqlearn.engine.pubsub import PubSub, Subscription, TopicAttributes, TopicObject
 from mqlearn.engine.rule_formulas import (
+    NEVER,
     capped_deadline,
     capped_expiry,
     deadline_of,
@@ -257,6 +258,7 @@ class QueueManager(Definitions):
                     cause,
                     reason,
                     detail,
+                    None if deadline is None or deadline == NEVER else deadline,
                 )
             )
         return events
