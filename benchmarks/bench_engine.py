@@ -49,6 +49,7 @@ ENGINE_ROOT = os.environ.get("BENCH_ENGINE_ROOT", str(ROOT))
 sys.path.insert(0, ENGINE_ROOT)
 
 from baseline import ApiFloor, make_baseline  # noqa: E402
+from results import table, write  # noqa: E402
 
 import mqlearn as mq  # noqa: E402
 
@@ -677,9 +678,9 @@ def serve_cell(kind: str, depth: int, mode: str, seconds: float) -> None:
         if line.strip() != "rep":
             break
         gc.collect()
-        t0 = time.perf_counter()
+        t0 = time.process_time()  # CPU seconds: a shared machine's other work adds little
         subject.run(count)
-        elapsed = time.perf_counter() - t0
+        elapsed = time.process_time() - t0
         print(json.dumps([subject.cycles(count), elapsed]), flush=True)
 
 
@@ -804,7 +805,8 @@ def cell_tables(cells: list[Cell], depths: Sequence[int]) -> list[dict[str, Any]
             + (f" beside {engines[1]}" if len(engines) == 2 else ""),
             "columns": columns,
             "rows": rows,
-            "notes": "Best of the repetitions, gc.collect() before each; engines interleaved, "
+            "notes": "CPU µs (time.process_time), best of the repetitions, gc.collect() before each; "
+            "engines interleaved, "
             "one process per engine and cell. cycle: the workload above (1 get + 10/7 puts); "
             "plain/MsgId/CorrelId: 2 puts + 2 gets of a request/reply cycle. "
             f"> {CELL_TIMEOUT:.0f} s: no answer within that time (priming or one repetition).",
@@ -907,6 +909,30 @@ def print_throughput(timings: list[Timing], mode: str) -> None:
             f"{off.full_collections:>5} {off.full_collection_seconds:>6.2f}"
         )
     print("full gcs: generation-2 collections during all the repetitions, and their seconds")
+
+
+def throughput_table(timings: list[Timing], mode: str) -> dict[str, Any]:
+    """The throughput section as a results table."""
+    rows = []
+    for (kind, depth), row in group_by_point(timings, mode).items():
+        on, off, base = (row[name] for name in SUBJECTS)
+        rows.append(
+            [
+                kind,
+                depth,
+                round(on.us_per_cycle, 2),
+                round(off.us_per_cycle, 2),
+                round(base.us_per_cycle, 2),
+                round(on.cycles_per_s / base.cycles_per_s, 3),
+                round(off.cycles_per_s / base.cycles_per_s, 3),
+            ]
+        )
+    return table(
+        f"Cost per cycle, {mode} collection",
+        ["queue", "depth", "µs events on", "µs events off", "µs baseline", "on/base", "off/base"],
+        rows,
+        "Wall µs, best repetition; ratio = engine cycles/s over the baseline's (target ≥ 1/20).",
+    )
 
 
 def print_tracked(tracked: dict[tuple[str, int, str], int]) -> None:
@@ -1081,6 +1107,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--cell-modes", nargs="+", choices=CELL_MODES, default=CELL_MODES, help="cells to measure"
     )
     parser.add_argument("--cell", nargs=4, help=argparse.SUPPRESS)  # a cell's own process
+    parser.add_argument(
+        "--results",
+        action="store_true",
+        help="write benchmarks/results/bench_engine.json (docs/performance.md is made from it)",
+    )
     return parser.parse_args(argv)
 
 
@@ -1100,8 +1131,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.cells_only:
         reps = args.reps or 5
         cells = measure_cells(engines, cell_depths, reps, CELL_SECONDS, args.cell_modes)
-        for table in cell_tables(cells, cell_depths):
-            print_table(table)
+        tables = cell_tables(cells, cell_depths)
+        for one in tables:
+            print_table(one)
+        if args.results:
+            print(f"results: {write('bench_engine', tables)}")
         return 0
     print_intro(settings)
     load_start = load()
@@ -1129,12 +1163,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_memory(memory)
     targets = evaluate(timings, scale_rows, checks, memory)
     print_targets(targets)
+    cells = measure_cells(engines, cell_depths, settings.reps, CELL_SECONDS)
+    result_tables = [
+        *(throughput_table(timings, mode) for mode in MODES),
+        *cell_tables(cells, cell_depths),
+        table(
+            "Memory per queued message (tracemalloc, fresh PRIORITY queue, payload excluded)",
+            ["subject", "messages", "bytes/message"],
+            [[m.subject, m.messages, round(m.bytes_per_message, 1)] for m in memory],
+        ),
+        table(
+            "Targets",
+            ["verdict", "target", "detail"],
+            [[verdict(t["ok"]), t["target"], t["detail"]] for t in targets],
+        ),
+    ]
+    for one in result_tables[2:-2]:
+        print_table(one)
     load_end = load()
     print(f"\nLoad average (1, 5, 15 min) at the start {load_start}, at the end {load_end}")
     if args.profile:
         for kind in KINDS:
             heading(f"cProfile: engine, events on, {kind} depth {hi}")
             print(profile_engine(kind, hi, rounds, 2_000 if not args.quick else 200))
+    if args.results:
+        print(f"results: {write('bench_engine', result_tables)}")
     if args.json:
         write_json(
             args.json,
