@@ -8,9 +8,12 @@ message is queued is kept in one table, ``_marks``, keyed by the message's numbe
 handle has locked or that was backed out. Every other queued message is its record alone, so the
 collector's work does not grow with depth.
 
-Messages that leave the queue from the middle (matched gets, scans) are marked REMOVED and dropped
-when they reach the front of their lane (tombstones), which keeps such removals O(1) as well; a
-lane is compacted when tombstones outnumber live messages. Messages got in a unit of work stay in
+Messages that leave the queue from the middle (matched gets, scans) stay in their lane as
+tombstones, their numbers in the set ``_tombstones``, until they reach the front of the lane, which
+keeps such removals O(1) as well; a lane is compacted when tombstones outnumber live messages. A
+tombstone is a number in a set, not an object: a long run of matched gets adds nothing the
+collector tracks (objects that survive make full collections come sooner, and a full collection
+walks every lane). Messages got in a unit of work stay in
 place, so a backout puts them back exactly where they were (rule UOW-01).
 
 The store decides nothing about reports, events or units of work: :meth:`LocalStore.find`
@@ -88,6 +91,7 @@ class LocalStore:
         "_deadlines",
         "_gone",
         "_marks",
+        "_tombstones",
         "count",
         "in_uow",
         "lanes",
@@ -100,6 +104,7 @@ class LocalStore:
         self.count = 0  # every state but REMOVED
         self.in_uow = 0  # of which GOT_IN_UOW
         self._marks: dict[int, Mark] = {}  # by seq: see the module docstring
+        self._tombstones: set[int] = set()  # seqs of messages removed from the middle of a lane
         # (deadline, seq, record) of messages with a finite Expiry, for scans: built by the first
         # scan (a queue never scanned never pays for it); entries of messages gone since (their
         # seqs are in ``_gone``) are dropped lazily, and compacted away when they outnumber the
@@ -143,6 +148,8 @@ class LocalStore:
     # -- what a record lacks --------------------------------------------------------------------
     def state(self, record: Record) -> int:
         """AVAILABLE, UNCOMMITTED_PUT, GOT_IN_UOW, or REMOVED once it has left the queue."""
+        if record[SEQ] in self._tombstones:
+            return REMOVED
         mark = self._marks.get(record[SEQ])
         if mark is not None:
             return mark.state
@@ -195,22 +202,18 @@ class LocalStore:
         """Take a message off the queue for good (got, discarded, committed, sent, cleared)."""
         seq = record[SEQ]
         marks = self._marks
-        mark = marks.get(seq) if marks else None
+        mark = marks.pop(seq, None) if marks else None
         if mark is not None and mark.state == GOT_IN_UOW:
             self.in_uow -= 1
         self.count -= 1
         lane = self.lanes[record[LANE]]
         if lane[0][SEQ] == seq:
             lane.popleft()
-            if marks:
-                marks.pop(seq, None)
-                while lane and (front := marks.get(lane[0][SEQ])) and front.state == REMOVED:
-                    del marks[lane.popleft()[SEQ]]
+            tombstones = self._tombstones
+            while tombstones and lane and lane[0][SEQ] in tombstones:
+                tombstones.remove(lane.popleft()[SEQ])
         else:
-            if mark is None:
-                mark = marks[seq] = Mark()
-            mark.state = REMOVED  # a tombstone until it reaches the front
-            mark.locker = None
+            self._tombstones.add(seq)  # until it reaches the front
             if len(lane) > _COMPACT_MIN and len(lane) > 2 * self.count:
                 self._compact_lane(record[LANE])
         if self._deadlines is not None and record[DEADLINE] != NEVER:
@@ -220,16 +223,13 @@ class LocalStore:
         if self._by_correlid is not None:
             _index_drop(self._by_correlid, record[CORRELID], seq)
 
-    def _is_tombstone(self, record: Record) -> bool:
-        mark = self._marks.get(record[SEQ])
-        return mark is not None and mark.state == REMOVED
-
     def _compact_lane(self, lane: int) -> None:
         """Drop the tombstones of one lane."""
         kept: deque[Record] = deque()
+        tombstones = self._tombstones
         for record in self.lanes[lane]:
-            if self._is_tombstone(record):
-                del self._marks[record[SEQ]]
+            if record[SEQ] in tombstones:
+                tombstones.remove(record[SEQ])
             else:
                 kept.append(record)
         self.lanes[lane] = kept
@@ -285,9 +285,11 @@ class LocalStore:
         """Walk candidates in delivery order: skip what this handle may not see (uncommitted, in a
         unit of work, locked by another handle), collect expired ones, stop at the first live one
         (rules EXP-21..24, 27)."""
-        marks = self._marks
+        marks, tombstones = self._marks, self._tombstones
         expired: list[Record] | None = None
         for record in candidates:
+            if tombstones and record[SEQ] in tombstones:
+                continue
             mark = marks.get(record[SEQ]) if marks else None
             if mark is not None:
                 if mark.state:
@@ -352,10 +354,10 @@ class LocalStore:
     # -- views ----------------------------------------------------------------------------------
     def records(self) -> Iterator[Record]:
         """Every present record (all states but REMOVED) in delivery order."""
-        marks = self._marks
+        tombstones = self._tombstones
         for lane in range(self.top, -1, -1):
             for record in self.lanes[lane]:
-                if not marks or not self._is_tombstone(record):
+                if not tombstones or record[SEQ] not in tombstones:
                     yield record
 
     def views(self) -> Iterator[MessageView]:
