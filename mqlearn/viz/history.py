@@ -217,6 +217,13 @@ class QueueHistory:
         """The lives that had begun by virtual time ``t``."""
         return (life for life in self.lives if life.put_ms <= t)
 
+    def queued_at(self, t: int) -> list[Life]:
+        """The messages on the queue at virtual time ``t`` in delivery order (lane descending,
+        then arrival): the one place the views order the past (the present is the store's)."""
+        lives = [life for life in self.at(t) if life.present_at(t)]
+        lives.sort(key=lambda life: (-life.lane, life.order))
+        return lives
+
 
 _CACHE: WeakKeyDictionary[QueueManager, dict[str, QueueHistory]] = WeakKeyDictionary()
 
