@@ -59,6 +59,14 @@ Items = tuple[Any, ...]  # a dict's names and values, flat: name, value, name, v
 # removal drops one, whatever the number sharing the id, and a unique id costs the collector
 # nothing (a record is an untracked tuple; only the few shared ids have a dict)
 Index = dict[bytes, Record | dict[int, Record]]
+# An entry no id can match (ids are 24 bytes), whose value the collector always tracks: a dict of
+# untracked values is untracked by a full collection, and the next put's record (tracked until a
+# collection looks at it) tracks it again as a young object, so the young collections that follow
+# walked every entry of a million-message index (the MsgId cell at 2e5: 25.8 against 16.9 us).
+# The same for the dict of the messages sharing an id (key _TRACKED_SEQ, always first).
+_TRACKED = b""
+_TRACKED_SEQ = -1
+_TRACKED_VALUE: Any = {}
 
 
 def delivery_key(record: Record) -> tuple[int, int]:
@@ -342,7 +350,7 @@ class LocalStore:
         first use and kept exact by :meth:`add` and :meth:`remove` from then on."""
         index = self._by_msgid if field == MSGID else self._by_correlid
         if index is None:
-            index = {}
+            index = {_TRACKED: _TRACKED_VALUE}
             for record in self.records():
                 _index_add(index, record[MSGID] if field == MSGID else record[CORRELID], record)
             if field == MSGID:
@@ -427,7 +435,9 @@ def _entries(index: Index, key: bytes) -> list[Record]:
     entry = index.get(key)
     if entry is None:
         return []
-    return list(entry.values()) if isinstance(entry, dict) else [entry]
+    if isinstance(entry, dict):
+        return list(islice(entry.values(), 1, None))  # the first is _TRACKED_VALUE
+    return [entry]
 
 
 def _index_add(index: Index, key: bytes, record: Record) -> None:
@@ -437,7 +447,7 @@ def _index_add(index: Index, key: bytes, record: Record) -> None:
     elif isinstance(entry, dict):
         entry[record[SEQ]] = record
     else:
-        index[key] = {entry[SEQ]: entry, record[SEQ]: record}
+        index[key] = {_TRACKED_SEQ: _TRACKED_VALUE, entry[SEQ]: entry, record[SEQ]: record}
 
 
 def _index_drop(index: Index, key: bytes, seq: int) -> None:
@@ -446,7 +456,7 @@ def _index_drop(index: Index, key: bytes, seq: int) -> None:
         return
     if isinstance(entry, dict):
         entry.pop(seq, None)
-        if len(entry) == 1:
-            index[key] = next(iter(entry.values()))  # back to one record: untracked again
+        if len(entry) == 2:  # back to one record (and _TRACKED_VALUE): untracked again
+            index[key] = next(islice(entry.values(), 1, None))
     elif entry[SEQ] == seq:
         del index[key]
