@@ -24,7 +24,9 @@ KINDS = (
 
 
 class Event(NamedTuple):
-    """One entry of the log. ``expiry`` is the remaining Expiry in tenths at that moment.
+    """One entry of the log. ``expiry`` is the remaining Expiry in tenths at that moment;
+    ``deadline`` the exact virtual time (ms) the message becomes eligible for discard (rule
+    EXP-20), None when it never does or the event concerns no message.
 
     ``msg_seq`` names the message the event concerns: a number its queue manager gave it when it
     arrived, never reused (MsgIds can repeat; this cannot). A message keeps it through a unit of
@@ -44,6 +46,7 @@ class Event(NamedTuple):
     cause: str
     reason: int
     detail: str
+    deadline: int | None
 
 
 COLUMNS = Event._fields

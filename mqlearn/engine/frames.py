@@ -45,7 +45,7 @@ COLUMNS = (
 )
 # Columns of whole numbers that may be missing: pandas' nullable "Int64" (shown as <NA>).
 QUEUE_NULLABLE = ("deadline_ms",)
-EVENT_NULLABLE = ("msg_seq", "priority", "expiry")
+EVENT_NULLABLE = ("msg_seq", "priority", "expiry", "deadline")
 
 
 def queue_rows(qm: QueueManager, local: QLocal) -> list[dict[str, Any]]:

@@ -253,13 +253,7 @@ def _shelf_rows(hist: QueueHistory, t: int, now: int) -> list[tuple[Life, str]]:
             (life, "expired" if state != "in-uow" and life.expired_at(t) else state)
             for life, state in hist.on_queue
         ]
-    rows = [
-        (life, "expired" if life.expired_at(t) else "live")
-        for life in hist.at(t)
-        if life.present_at(t)
-    ]
-    rows.sort(key=lambda row: (-row[0].lane, row[0].order))
-    return rows
+    return [(life, "expired" if life.expired_at(t) else "live") for life in hist.queued_at(t)]
 
 
 def shelf_spec(qm: QueueManager, queue: str, at_ms: int | None = None) -> Spec:

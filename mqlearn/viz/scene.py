@@ -113,8 +113,7 @@ def queue_scene(
                 shown.fold(m.lane, is_expired(m.deadline, now))
         depth = local.store.depth
     else:
-        lives = [life for life in history(qm, queue).at(now) if life.present_at(now)]
-        lives.sort(key=lambda life: (-life.lane, life.order))
+        lives = history(qm, queue).queued_at(now)
         # the lanes drawn do not shrink when messages leave: the highest lane the queue has used
         shown = _Shown(_lanes(qm, queue, max((life.lane for life in lives), default=0)), now)
         for life in lives:

@@ -38,7 +38,7 @@ from mqlearn.viz.scene import TRAY_SIZE, chip
 if TYPE_CHECKING:
     from mqlearn.engine.channel import Channel
     from mqlearn.engine.events import Event
-    from mqlearn.engine.message import Message, MessageView
+    from mqlearn.engine.message import MessageView
     from mqlearn.engine.ports import QueueManagerPort
     from mqlearn.engine.qmgr import QueueManager
 
@@ -64,7 +64,7 @@ def key(qm: QueueManagerPort, seq: int) -> str:
 
 
 def _message_chip(
-    qm: QueueManagerPort, m: Message | MessageView, state: str, where: str, scales: dict[str, int]
+    qm: QueueManagerPort, m: MessageView, state: str, where: str, scales: dict[str, int]
 ) -> dict[str, Any]:
     """A message as a chip: ``where`` it is, both Expiry fields when it carries an MQXQH, and
     ``scale``: the largest Expiry its label has shown (the bars' full width, fixed)."""
@@ -131,7 +131,7 @@ def topology_scene(
     scales = {} if scales is None else scales
     carry_labels(qms)
     now = qms[0].sim.now
-    flying = {f.message.seq for ch in channels for f in ch.in_flight}  # held, not on the queue
+    flying = {(ch.source.name, f.view.seq) for ch in channels for f in ch.in_flight}  # held
     out_qmgrs = []
     for qm in qms:
         queues = []
@@ -139,7 +139,7 @@ def topology_scene(
             chips: list[dict[str, Any]] = []
             more = {"count": 0, "expired": 0}
             for m in local.store.views():  # no Message made per message: a click stays cheap
-                if m.seq in flying or m.state == GOT_IN_UOW:
+                if (qm.name, m.seq) in flying or m.state == GOT_IN_UOW:
                     continue
                 if len(chips) < CHIPS_PER_QUEUE:
                     chips.append(_message_chip(qm, m, "live", local.name, scales))
@@ -169,7 +169,7 @@ def topology_scene(
     for ch in channels:
         in_flight = []
         for f in ch.in_flight[:CHIPS_PER_QUEUE]:
-            c = _message_chip(ch.source, f.message, "in-transit", ch.name, scales)
+            c = _message_chip(ch.source, f.view, "in-transit", ch.name, scales)
             if c["state"] == "in-transit" and c["expiry"] == 0:
                 c["state"] = "expired"  # its time ran out on the way (EXP-10)
             span = max(f.arrives_ms - f.sent_ms, 1)
