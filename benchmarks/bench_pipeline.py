@@ -28,9 +28,11 @@ printed beside the new ones.
 
 Traces: ``cli`` is the CLI's default shape at the given size (``generate --events N --queues
 1000``: seed 0, 6 virtual hours, 2 queue managers); ``bench`` is this benchmark's own (seed 2026,
-24 hours, 4 queue managers, 1000 queues). Rounds are interleaved (floor, local, spark, then the
-next round) and the 1-minute load average is recorded beside every figure: on a shared machine
-only figures of one round compare.
+24 hours, 4 queue managers, 1000 queues); ``backlog`` is the CLI's shape with deep backlogs
+(``--outage-share 0.3``: the consumers of 30 % of the queues stop for an hour and a half, then
+catch up in a burst), where the streaming replay carries many messages over its cuts. Rounds
+are interleaved (local, floor, spark, then the next round) and the 1-minute load average is
+recorded beside every figure: on a shared machine only figures of one round compare.
 
 Memory: the summed RSS of each command's process tree (the JVM and Spark's Python workers
 included), sampled every 0.2 s; CPU: user + system seconds of every process of the tree.
@@ -78,6 +80,7 @@ STARTUP_EVENTS = 20_000
 SHAPES: dict[str, list[str]] = {
     "cli": [],
     "bench": ["--seed", "2026", "--hours", "24", "--qmgrs", "4"],
+    "backlog": ["--outage-share", "0.3"],
 }
 COMMANDS = ("local", "spark")
 TARGETS = {"local": 0.8, "spark": 1.2}  # seconds / floor seconds, at 20M and 100M events

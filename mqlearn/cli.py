@@ -96,6 +96,12 @@ def _parser() -> argparse.ArgumentParser:
     generate.add_argument("--qmgrs", type=int, default=unset)
     generate.add_argument("--hours", type=float, default=unset, help="virtual time span")
     generate.add_argument("--bursty-share", type=float, default=unset)
+    generate.add_argument(
+        "--outage-share",
+        type=float,
+        default=unset,
+        help="share of queues whose consumer stops for a quarter of the span (deep backlogs)",
+    )
 
     sweep = actions.add_parser("sweep", parents=[common], help="what-if grid of simulations")
     sweep.add_argument("--out", required=True, help="result table: .csv or .parquet file")
@@ -170,7 +176,7 @@ def _run_local(args: argparse.Namespace, err: TextIO, progress: Progress) -> Non
     _print_tables(result.out, result.rows)
 
 
-SPEC_OPTIONS = ("seed", "events", "queues", "qmgrs", "hours", "bursty_share")
+SPEC_OPTIONS = ("seed", "events", "queues", "qmgrs", "hours", "bursty_share", "outage_share")
 
 
 def _generate(
