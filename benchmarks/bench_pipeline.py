@@ -3,7 +3,7 @@
 Run from the repository root::
 
     python3 benchmarks/bench_pipeline.py                 # 1M and 5M events, both trace shapes
-    python3 benchmarks/bench_pipeline.py --huge          # 20M and 100M events too
+    python3 benchmarks/bench_pipeline.py --huge          # 20M and 100M (the cli shape) too
     python3 benchmarks/bench_pipeline.py --events 20000000 --shapes cli --rounds 2
     python3 benchmarks/bench_pipeline.py --quick         # 20k events over 50 queues (a smoke test)
 
@@ -85,6 +85,7 @@ SHAPES: dict[str, list[str]] = {
 COMMANDS = ("local", "spark")
 TARGETS = {"local": 0.8, "spark": 1.2}  # seconds / floor seconds, at 20M and 100M events
 TARGET_SIZES = (20_000_000, 100_000_000)
+HUNDRED_M = 100_000_000
 PEAK_TARGETS = {"local": 2 * GIB, "spark": 4 * GIB}
 
 
@@ -544,6 +545,13 @@ def main() -> None:
     parser.add_argument("--huge", action="store_true", help="also 20M and 100M events")
     parser.add_argument("--events", type=int, nargs="+", help="trace sizes (default 1M 5M)")
     parser.add_argument("--shapes", nargs="+", choices=list(SHAPES), default=list(SHAPES))
+    parser.add_argument(
+        "--hundred-m-shapes",
+        nargs="+",
+        choices=list(SHAPES),
+        default=["cli"],
+        help="shapes run at 100M events and more (default: the CLI's only)",
+    )
     parser.add_argument("--commands", nargs="+", choices=COMMANDS, default=list(COMMANDS))
     parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds per trace")
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up runs")
@@ -576,7 +584,7 @@ def main() -> None:
     entries = [
         measure(data, shape, events, queues, args.rounds, tuple(args.commands))
         for events in sizes
-        for shape in args.shapes
+        for shape in (args.shapes if events < HUNDRED_M else args.hundred_m_shapes)
     ]
     tables, _ = report(entries, boot, before)
     if results is not None:

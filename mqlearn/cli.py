@@ -90,7 +90,7 @@ def _parser() -> argparse.ArgumentParser:
 
     generate = actions.add_parser("generate", parents=[common], help="write a synthetic trace")
     generate.add_argument("--out", required=True, help="directory for trace/ and queues/")
-    generate.add_argument("--seed", type=int, default=unset, help="(default 0)")
+    generate.add_argument("--seed", type=int, default=unset)
     generate.add_argument("--events", type=int, default=unset, help="about this many rows")
     generate.add_argument("--queues", type=int, default=unset)
     generate.add_argument("--qmgrs", type=int, default=unset)
@@ -106,7 +106,7 @@ def _parser() -> argparse.ArgumentParser:
     sweep = actions.add_parser("sweep", parents=[common], help="what-if grid of simulations")
     sweep.add_argument("--out", required=True, help="result table: .csv or .parquet file")
     sweep.add_argument("--outage-s", type=float, nargs="+", default=unset)
-    sweep.add_argument("--ttl", nargs="+", default=unset, help="short, minute, long")
+    sweep.add_argument("--ttl", nargs="+", default=unset, help="named TTL distributions")
     sweep.add_argument("--priority-mix", nargs="+", default=unset)
     sweep.add_argument("--expiry-interval-s", type=int, nargs="+", default=unset)
     sweep.add_argument("--capexpry", type=int, nargs="+", default=unset)

@@ -166,7 +166,10 @@ def _file_facts(index: int, table: pa.Table, spill: str, buckets: int) -> list[t
     queue) pairs with their row counts, as (file, qmgr, queue, rows). Its seq values go to
     ``spill/seq-NNNNN.int64`` grouped by :func:`~mqlearn.pipeline.order.by_bucket` into
     ``buckets`` (``.bounds``: where each bucket starts), for :func:`_seq_repeats`."""
-    grouped = table.group_by(["qmgr", "queue"]).aggregate([([], "count_all")])
+    # one dictionary for the names: a file's row groups may each have their own (pyarrow writes
+    # them so), and grouping refuses chunks whose dictionaries differ
+    names = table.select(["qmgr", "queue"]).unify_dictionaries()
+    grouped = names.group_by(["qmgr", "queue"]).aggregate([([], "count_all")])
     found = [(index, e["qmgr"], e["queue"], e["count_all"]) for e in grouped.to_pylist()]
     values = table["seq"].drop_null().cast(pa.int64()).to_numpy()
     from mqlearn.pipeline.order import by_bucket  # compiled: loaded in the tasks only

@@ -15,11 +15,14 @@ from dataclasses import replace
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from mqlearn.pipeline import QUEUE_COLUMNS, TRACE_COLUMNS, replay_local
 from mqlearn.pipeline import spark_replay as spark_replay_module
 from mqlearn.pipeline.generate import TraceSpec, generate_local, plan_queues
+from mqlearn.pipeline.spark import arrow_schema
 from mqlearn.pipeline.spark_replay import replay_spark
 from mqlearn.pipeline.stream import replay_files
 from tests.pipeline.test_differential_engine import (
@@ -97,3 +100,15 @@ def test_exp21_28_spark_replays_the_backlog_like_replay_local(
     result = replay_spark(spark, directory, queues_path, tmp_path / "out")
     assert result.strategy == "files" and result.input_rows == len(trace)
     assert_same_as_replay_local(tmp_path / "out", trace, queues)
+    # the whole trace in one file of several row groups, each with its own dictionary of queue
+    # names (as pyarrow writes a file: the files strategy failed on it, "Unifying differing
+    # dictionaries", before its tasks unified them)
+    one = tmp_path / "one"
+    one.mkdir()
+    ordered = trace.sort_values(["queue", "seq"])
+    table = pa.Table.from_pandas(ordered, schema=arrow_schema(TRACE_COLUMNS), preserve_index=False)
+    pq.write_table(table.combine_chunks(), one / "part-0.parquet", row_group_size=700)
+    assert pq.ParquetFile(one / "part-0.parquet").num_row_groups > 2
+    result = replay_spark(spark, one, queues_path, tmp_path / "out-one", strategy="auto")
+    assert result.strategy == "files"
+    assert_same_as_replay_local(tmp_path / "out-one", trace, queues)
