@@ -552,6 +552,9 @@ def main() -> None:
         default=["cli"],
         help="shapes run at 100M events and more (default: the CLI's only)",
     )
+    parser.add_argument(
+        "--hundred-m-rounds", type=int, default=1, help="rounds at 100M events and more"
+    )
     parser.add_argument("--commands", nargs="+", choices=COMMANDS, default=list(COMMANDS))
     parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds per trace")
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up runs")
@@ -582,7 +585,14 @@ def main() -> None:
     )
     boot = None if args.no_startup else startup(data, queues, cold=not args.quick)
     entries = [
-        measure(data, shape, events, queues, args.rounds, tuple(args.commands))
+        measure(
+            data,
+            shape,
+            events,
+            queues,
+            args.rounds if events < HUNDRED_M else args.hundred_m_rounds,
+            tuple(args.commands),
+        )
         for events in sizes
         for shape in (args.shapes if events < HUNDRED_M else args.hundred_m_shapes)
     ]
