@@ -10,10 +10,10 @@
 Every subcommand but ``import-activity`` and ``run --engine local`` (which need no Spark) runs on
 an embedded ``local[*]`` Spark unless ``--master`` names a cluster, and prints what it does on
 stderr; on a terminal, a progress bar (rows/s or Spark tasks, ETA) shows how far it is. Spark's
-driver memory, shuffle partitions and the replay's strategy are chosen from the machine and the
-trace (:mod:`mqlearn.pipeline.spark_settings`, logged in one line on stderr); ``--driver-memory``,
-``--conf``, ``--partitions`` and ``--strategy`` override them. Exit codes: 0 done, 2 bad input
-(the message says what), 1 the job itself failed.
+driver memory and shuffle partitions are chosen from the machine and the trace
+(:mod:`mqlearn.pipeline.spark_settings`, logged in one line on stderr with the strategy);
+``--driver-memory``, ``--conf``, ``--partitions`` and ``--strategy`` override them. Exit codes:
+0 done, 2 bad input (the message says what), 1 the job itself failed.
 
 Only what the chosen command needs is imported: ``run --engine local`` loads no pyspark, a Spark
 driver no numba (its tasks do), ``--help`` neither.
@@ -77,8 +77,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--strategy",
         choices=STRATEGIES,
-        help="auto: tasks read whole files when every queue lies in one file, else shuffle "
-        "(default: chosen from the trace's files and the cores)",
+        help="auto (the default): tasks read whole files when every queue lies in one file, "
+        "else shuffle",
     )
     run.add_argument(
         "--engine",

@@ -13,8 +13,8 @@ JVM starts (docs/pipeline.md, "Spark settings the CLI chooses"):
   (Spark's default of 200 makes hundreds of near-empty tasks on a laptop); on a cluster,
   Spark's (adaptive execution coalesces them there);
 - **strategy**: "auto" (whole files in the tasks when every queue lies in one file, else a
-  shuffle). A Parquet trace in fewer files than the local cores would keep cores idle, so it is
-  shuffled when it is bigger than SHUFFLE_BELOW_BYTES.
+  shuffle), whatever the files: even a trace in one file, which keeps one task on one core, was
+  replayed three times faster that way than shuffled over both cores (docs/pipeline.md);
 - **partitions** (tasks of the replay): left to ``replay_spark``, which counts the rows first
   (two per core, at most ROWS_PER_TASK rows each).
 
@@ -37,7 +37,6 @@ HEAP_PER_TRACE_BYTE = 2  # heap per byte of trace on disk, above BASE_HEAP
 MAX_HEAP = 4 * GIB
 HEAP_SHARE_OF_RAM = 4  # at most RAM / 4 for the JVM heap
 SHUFFLE_PARTITIONS_PER_CORE = 2
-SHUFFLE_BELOW_BYTES = 64 * MIB  # a trace in fewer files than cores is shuffled above this size
 STRATEGIES = ("auto", "shuffle")  # the ways replay_spark splits a trace over its tasks
 _LOCAL = re.compile(r"local(?:\[(\*|\d+)(?:,\s*\d+)?\])?$")
 
@@ -168,8 +167,6 @@ def choose(
         heap = max(BASE_HEAP, min(cap, BASE_HEAP + HEAP_PER_TRACE_BYTE * size.bytes))
         chosen["spark.driver.memory"] = memory_text(heap)
         chosen["spark.sql.shuffle.partitions"] = str(SHUFFLE_PARTITIONS_PER_CORE * cores)
-        if not size.csv and 0 < size.files < cores and size.bytes > SHUFFLE_BELOW_BYTES:
-            chosen_strategy = "shuffle"
         basis = f"{cores} local cores, {machine.memory_bytes / GIB:.1f} GiB RAM"
     else:
         basis = "a cluster master: the cluster's own memory and parallelism"

@@ -51,11 +51,10 @@ def test_large_traces_get_a_heap_that_grows_with_them_up_to_4g() -> None:
     assert choose("local[*]", LAPTOP, LARGE).strategy == "auto"
 
 
-def test_a_big_trace_in_fewer_files_than_cores_is_shuffled() -> None:
+def test_a_big_trace_in_one_file_keeps_the_files_strategy() -> None:
+    """Measured: 4M events in one 78 MiB file, files 59 s against shuffle 186 s (load 9-14)."""
     one_file = TraceFiles(bytes=200 * MIB, files=1)
-    assert choose("local[*]", LAPTOP, one_file).strategy == "shuffle"
-    assert choose("local[1]", LAPTOP, one_file).strategy == "auto"  # one core: nothing idles
-    assert choose("local[*]", LAPTOP, TraceFiles(bytes=MIB, files=1)).strategy == "auto"
+    assert choose("local[*]", LAPTOP, one_file).strategy == "auto"
     assert choose("local[*]", LAPTOP, TraceFiles(200 * MIB, 1, csv=True)).strategy == "auto"
 
 
