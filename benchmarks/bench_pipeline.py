@@ -49,7 +49,9 @@ go to ``benchmarks/results/pipeline.json`` (tables rendered into docs/performanc
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
+import io
 import json
 import os
 import platform
@@ -584,19 +586,28 @@ def main() -> None:
         f"Python {about['python']}, load {about['load']}; traces cached in {data}"
     )
     boot = None if args.no_startup else startup(data, queues, cold=not args.quick)
-    entries = [
-        measure(
-            data,
-            shape,
-            events,
-            queues,
-            args.rounds if events < HUNDRED_M else args.hundred_m_rounds,
-            tuple(args.commands),
-        )
-        for events in sizes
-        for shape in (args.shapes if events < HUNDRED_M else args.hundred_m_shapes)
-    ]
-    tables, _ = report(entries, boot, before)
+    entries: list[dict[str, Any]] = []
+    for events in sizes:
+        for shape in args.shapes if events < HUNDRED_M else args.hundred_m_shapes:
+            rounds = args.rounds if events < HUNDRED_M else args.hundred_m_rounds
+            entries.append(measure(data, shape, events, queues, rounds, tuple(args.commands)))
+            with contextlib.redirect_stdout(io.StringIO()):  # what is measured so far is kept
+                save(results, args.json, about, report(entries, boot, before)[0], boot, entries)
+    save(results, args.json, about, report(entries, boot, before)[0], boot, entries)
+    if results is not None:
+        print(f"\nresults in {results}")
+
+
+def save(
+    results: Path | None,
+    runs: str | None,
+    about: dict[str, Any],
+    tables: list[dict[str, Any]],
+    boot: dict[str, Any] | None,
+    entries: list[dict[str, Any]],
+) -> None:
+    """The results file (the tables, in the shape tools/performance_doc.py renders) and, when
+    asked, every run's figures."""
     if results is not None:
         results.parent.mkdir(parents=True, exist_ok=True)
         document = {
@@ -607,9 +618,8 @@ def main() -> None:
             "tables": tables,
         }
         results.write_text(json.dumps(document, indent=2) + "\n")
-        print(f"\nresults in {results}")
-    if args.json:
-        Path(args.json).write_text(json.dumps({"startup": boot, "traces": entries}, indent=2))
+    if runs:
+        Path(runs).write_text(json.dumps({"startup": boot, "traces": entries}, indent=2))
 
 
 if __name__ == "__main__":
