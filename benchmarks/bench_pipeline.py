@@ -1,46 +1,62 @@
-"""Pipeline benchmark: the streaming single-process replay against the pandas one and Spark.
+"""Pipeline benchmark: the ``mqlearn pipeline`` commands as users run them, against an I/O floor.
 
 Run from the repository root::
 
-    python3 benchmarks/bench_pipeline.py            # 1M and 5M events over 1 000 queues
-    python3 benchmarks/bench_pipeline.py --huge     # also 20M and 100M events (not single)
-    python3 benchmarks/bench_pipeline.py --events 1000000 --spark-events 1000000
-    python3 benchmarks/bench_pipeline.py --quick    # 20k events over 50 queues (a smoke test)
-    python3 benchmarks/bench_pipeline.py --json results.json --data /big/disk/mqlearn-bench
+    python3 benchmarks/bench_pipeline.py                 # 1M and 5M events, both trace shapes
+    python3 benchmarks/bench_pipeline.py --huge          # 20M and 100M (the cli shape) too
+    python3 benchmarks/bench_pipeline.py --events 20000000 --shapes cli --rounds 2
+    python3 benchmarks/bench_pipeline.py --quick         # 20k events over 50 queues (a smoke test)
 
-Traces are generated once (by the Spark generator, seed 2026, 24 virtual hours) and cached under
-``--data`` (default: the temp directory's ``mqlearn-bench``). Every measurement runs in a child
-process while this one samples the resident memory of the child's whole process tree (the JVM
-and Spark's Python workers included) every 0.2 s, so each run's peak is its own.
+What is timed is what a user runs, each command a subprocess of its own, start-up included
+(the interpreter, the imports, loading the compiled code, Spark's JVM and Python workers):
 
-- stream: ``replay_files`` path to path (``mqlearn pipeline run --engine local``): read the
-  Parquet trace, validate, replay and write the five tables, in pieces of BATCH_ROWS rows.
-- single (the baseline): read the Parquet trace into pandas, ``replay_local``, write the five
-  tables as Parquet with pyarrow: everything in memory at once, so not run above SINGLE_MAX.
-- spark: ``replay_spark`` on ``local[2]`` with a 4 GB JVM heap (``spark.driver.memory``; in local
-  mode the executors live in the driver's JVM). Tasks send back one row of counts each: nothing
-  else is collected to the driver.
+- generate: ``python -m mqlearn.cli pipeline generate --out DIR --events N --queues Q [...]``
+  (reported, once per trace: traces are cached under ``--data`` by what made them);
+- local: ``python -m mqlearn.cli pipeline run --engine local --trace T --queues Q --out O``;
+- spark: ``python -m mqlearn.cli pipeline run --master local[2] --trace T --queues Q --out O``,
+  with the settings the CLI chooses (its log line is kept in the results).
 
-Not counted in events/s: the interpreter's start, imports, the Spark session's start (reported;
-it counts in the 100M-in-90-s target), and a warm-up replay of the first rows of two files
-(compiled code loaded, both Python workers started). single and stream run ``--repeat`` times
-(the fastest run counts, the highest peak); spark once. Generation time is reported, not counted.
+Each is judged against the **I/O floor** measured in the same round on the same machine: a
+child process that reads the trace with pyarrow (every column, in record batches) and writes the
+five output tables of that trace with pyarrow's defaults (``pq.ParquetWriter``, snappy), without
+any replay; only the reading of the trace and the writing of the tables are timed (the tables are
+streamed from the local run's outputs and their reading is not counted). A ratio below 1 means
+the command replays the trace in less time than reading it and writing its results with pyarrow's
+defaults takes. Ratios hold from one machine to the next where absolute rates do not (the same
+code ran 1.9x apart on two machines, issue 27); the ratios of the previous results file are
+printed beside the new ones.
 
-Targets (issue 14): streaming replay >= 2M events/s end to end at 20M events (the largest size
-run up to that) with a peak RSS <= 2 GiB, the same peak at the largest size as at the one before
-(within 25 %: 100M against 20M with --huge); Spark local[2] >= 1.5M events/s end to end at the
-largest size, not falling as the trace grows, JVM heap and process tree <= 4 GiB, 100M events
-in <= 90 s with the session start, and at least as fast as the single-process run. An older
-check of the benchmark's own, from before issue 14: replay_local >= 1M events/s. It is a
-report, not a test: it prints a PASS/FAIL line per target and exits 0 either way.
+Traces: ``cli`` is the CLI's default shape at the given size (``generate --events N --queues
+1000``: seed 0, 6 virtual hours, 2 queue managers); ``bench`` is this benchmark's own (seed 2026,
+24 hours, 4 queue managers, 1000 queues); ``backlog`` is the CLI's shape with deep backlogs
+(``--outage-share 0.3``: the consumers of 30 % of the queues stop for an hour and a half, then
+catch up in a burst), where the streaming replay carries many messages over its cuts. Rounds
+are interleaved (local, floor, spark, then the next round) and the 1-minute load average is
+recorded beside every figure: on a shared machine only figures of one round compare.
+
+Memory: the summed RSS of each command's process tree (the JVM and Spark's Python workers
+included), sampled every 0.2 s; CPU: user + system seconds of every process of the tree.
+Start-up: the local engine on a 20k-event trace, with the compiled-code cache warm and cold
+(``NUMBA_CACHE_DIR`` pointed at an empty directory: the first run after an install; not in
+``--quick``), and ``mqlearn pipeline --help``.
+
+Targets (issue 27): local <= 0.8x the floor and Spark local[2] <= 1.2x at 20M events, the same
+ratios at 100M; peaks <= 2 GiB local, <= 4 GiB for Spark's process tree. It is a report, not a
+test: one PASS/FAIL line per target that the sizes run can judge, exit code 0 either way. Results
+go to ``benchmarks/results/pipeline.json`` (tables rendered into docs/performance.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import datetime as dt
+import io
 import json
 import os
 import platform
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -52,407 +68,477 @@ from typing import Any
 import psutil
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # measure this checkout, installed or not
-    sys.path.insert(0, str(ROOT))
-
-SEED = 2026
-HOURS = 24.0
-QMGRS = 4
+RESULTS = ROOT / "benchmarks" / "results" / "pipeline.json"
+SAMPLE_S = 0.2
+GIB = 1024**3
+MASTER = "local[2]"
+QUEUES = 1000
 SIZES = (1_000_000, 5_000_000)
 HUGE_SIZES = (*SIZES, 20_000_000, 100_000_000)
-SINGLE_MAX = 5_000_000  # replay_local holds the whole trace in pandas: 16.8 GiB at 20M events
-QUEUES = 1000
 QUICK_SIZES = (20_000,)
 QUICK_QUEUES = 50
-MODES = ("stream", "single", "spark")
-MASTER = "local[2]"
-HEAP = "4g"
-HEAP_BYTES = 4 * 1024**3
-SAMPLE_S = 0.2
-WARM_UP_ROWS = 5000
-STREAM_TARGET = 2_000_000  # events/s end to end
-STREAM_RSS_TARGET = 2 * 1024**3
-FLAT_RSS_TARGET = 1.25  # peak at the largest size / peak at the smallest
-SINGLE_TARGET = 1_000_000  # events/s of replay_local
-STREAM_TARGET_EVENTS = 20_000_000  # issue 14 sets the streaming rate at 20M events
-SPARK_RATIO_TARGET = 1.0  # Spark end-to-end / single end-to-end at the largest size
-SPARK_TARGET = 1_500_000  # events/s end to end on local[2]
-SPARK_TREE_TARGET = 4 * 1024**3  # process tree (JVM and Python workers)
-FLAT_RATE_TARGET = 0.9  # events/s at the largest size / at the one before
+STARTUP_EVENTS = 20_000
+# the trace shapes: generate options beyond --events/--queues (None: the CLI's defaults)
+SHAPES: dict[str, list[str]] = {
+    "cli": [],
+    "bench": ["--seed", "2026", "--hours", "24", "--qmgrs", "4"],
+    "backlog": ["--outage-share", "0.3"],
+}
+COMMANDS = ("local", "spark")
+TARGETS = {"local": 0.8, "spark": 1.2}  # seconds / floor seconds, at 20M and 100M events
+TARGET_SIZES = (20_000_000, 100_000_000)
 HUNDRED_M = 100_000_000
-HUNDRED_M_SECONDS = 90.0  # session start included
+PEAK_TARGETS = {"local": 2 * GIB, "spark": 4 * GIB}
 
 
 # ---------------------------------------------------------------------------------------------
-# Child side: one measurement, results as JSON on the last stdout line.
+# Child side: the I/O floor.
 # ---------------------------------------------------------------------------------------------
 
 
-def _cache_key(events: int, queues: int) -> dict[str, Any]:
-    """What a cached trace was made from; any change regenerates it."""
-    from mqlearn.pipeline.generate import FILE_ROWS
-
-    return {"events": events, "queues": queues, "seed": SEED, "file_rows": FILE_ROWS}
-
-
-def spec_for(events: int, queues: int) -> Any:
-    from mqlearn.pipeline.generate import TraceSpec
-
-    return TraceSpec(seed=SEED, events=events, queues=queues, qmgrs=QMGRS, hours=HOURS)
-
-
-def tree_cpu() -> float:
-    """CPU seconds (user + system) used so far by this process and its live descendants (the
-    JVM and Spark's Python workers): less sensitive than wall time to other work on the machine."""
-    total = 0.0
-    for process in [psutil.Process(), *psutil.Process().children(recursive=True)]:
-        try:
-            times = process.cpu_times()
-        except psutil.NoSuchProcess:
-            continue
-        total += times.user + times.system
-    return total
-
-
-def child_generate(directory: Path, events: int, queues: int) -> dict[str, Any]:
-    from mqlearn.pipeline.generate import generate
-    from mqlearn.pipeline.spark import session
-
-    spark = session(MASTER, conf={"spark.driver.memory": HEAP})
-    start = time.perf_counter()
-    written = generate(spark, spec_for(events, queues), directory)
-    seconds = time.perf_counter() - start
-    (directory / "spec.json").write_text(json.dumps(_cache_key(events, queues)))
-    return {"rows": written.rows, "seconds": seconds}
-
-
-def child_single(directory: Path, out: Path) -> dict[str, Any]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from mqlearn.pipeline import OUTPUT_COLUMNS, TRACE_COLUMNS, replay_local
-    from mqlearn.pipeline.spark import arrow_schema, arrow_to_pandas
-
-    start, cpu = time.perf_counter(), tree_cpu()
-    trace = arrow_to_pandas(pq.read_table(directory / "trace"), TRACE_COLUMNS)
-    queues = pq.read_table(directory / "queues").to_pandas()
-    read_s, cpu = time.perf_counter() - start, tree_cpu() - cpu
-    replay_local(trace.head(1000), queues)  # load the compiled kernel before timing
-    start, cpu = time.perf_counter(), tree_cpu() - cpu
-    result = replay_local(trace, queues)
-    replay_s = time.perf_counter() - start
-    start = time.perf_counter()
-    out.mkdir(parents=True, exist_ok=True)
-    for name, frame in result.tables().items():
-        table = pa.Table.from_pandas(frame, schema=arrow_schema(OUTPUT_COLUMNS[name]))
-        pq.write_table(table, out / f"{name}.parquet")
-    write_s, cpu = time.perf_counter() - start, tree_cpu() - cpu
-    return {
-        "rows": len(trace),
-        "read_s": read_s,
-        "replay_s": replay_s,
-        "write_s": write_s,
-        "seconds": read_s + replay_s + write_s,
-        "cpu_s": cpu,
-    }
-
-
-def warm_up_trace(directory: Path, out: Path) -> Path:
-    """The first rows of the trace's first two files (which hold different queues), as two
-    files, for a warm-up replay: two Spark tasks, so both Python workers of local[2] start and
-    load the compiled code."""
-    import pyarrow as pa
+def child_floor(trace: Path, outputs: Path, scratch: Path) -> dict[str, Any]:
+    """Read the trace (every column, pyarrow's defaults) and write the five tables found in
+    ``outputs`` with pyarrow's defaults; only the reading and the writing are timed."""
     import pyarrow.dataset as ds
     import pyarrow.parquet as pq
 
-    sample = out / "warm-up"
-    sample.mkdir(parents=True, exist_ok=True)
-    for k, path in enumerate(ds.dataset(directory / "trace").files[:2]):
-        rows = pq.ParquetFile(path).iter_batches(batch_size=WARM_UP_ROWS // 2)
-        pq.write_table(pa.Table.from_batches([next(rows)]), sample / f"part-{k}.parquet")
-    return sample
-
-
-def child_stream(directory: Path, out: Path) -> dict[str, Any]:
-    import resource
-
-    from mqlearn.pipeline.stream import BATCH_ROWS, replay_files
-
-    replay_files(warm_up_trace(directory, out), directory / "queues", out / "warm-up-out")
-    start, cpu = time.perf_counter(), tree_cpu()
-    result = replay_files(directory / "trace", directory / "queues", out / "replay")
-    seconds, cpu = time.perf_counter() - start, tree_cpu() - cpu
-    return {
-        "rows": result.input_rows,
-        "accepted": result.accepted,
-        "rejected": result.rejected,
-        "pieces": result.pieces,
-        "batch_rows": BATCH_ROWS,
-        "regrouped": result.regrouped,
-        "seconds": seconds,
-        "cpu_s": cpu,
-        "max_rss_bytes": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
-    }
-
-
-def child_spark(directory: Path, out: Path) -> dict[str, Any]:
-    from mqlearn.pipeline.spark import session
-    from mqlearn.pipeline.spark_replay import replay_spark
-
     start = time.perf_counter()
-    spark = session(MASTER, conf={"spark.driver.memory": HEAP})
-    session_s = time.perf_counter() - start
-    heap = spark.sparkContext._jvm.java.lang.Runtime.getRuntime().maxMemory()  # type: ignore[union-attr]
-    # warm up as the single-process runs do: Python workers started, the kernel loaded
-    start = time.perf_counter()
-    replay_spark(spark, warm_up_trace(directory, out), directory / "queues", out / "warm-up-out")
-    warm_up_s = time.perf_counter() - start
-    start, cpu = time.perf_counter(), tree_cpu()
-    result = replay_spark(spark, directory / "trace", directory / "queues", out / "replay")
-    replay_s, cpu = time.perf_counter() - start, tree_cpu() - cpu
-    spark.stop()
-    return {
-        "rows": result.input_rows,
-        "accepted": result.accepted,
-        "rejected": result.rejected,
-        "tasks": result.partitions,
-        "session_s": session_s,
-        "warm_up_s": warm_up_s,
-        "seconds": replay_s,
-        "cpu_s": cpu,
-        "heap_max_bytes": int(heap),
-        "collected_rows": result.partitions,  # one row of counts per task
-    }
-
-
-CHILDREN = {"stream": child_stream, "single": child_single, "spark": child_spark}
-
-
-def child_main(args: argparse.Namespace) -> None:
-    directory = Path(args.dir)
-    out = Path(args.scratch)
-    if args.child == "generate":
-        result = child_generate(directory, args.events[0], args.queues)
-    else:
-        result = CHILDREN[args.child](directory, out)
-    print(json.dumps(result))
+    rows = 0
+    for batch in ds.dataset(trace, format="parquet").to_batches():
+        rows += batch.num_rows
+    read_s = time.perf_counter() - start
+    write_s = 0.0
+    scratch.mkdir(parents=True, exist_ok=True)
+    for table in ("messages", "calls", "depth", "summary", "rejects"):
+        source = ds.dataset(outputs / table, format="parquet")
+        writer = None
+        for batch in source.to_batches():  # reading the outputs back is not counted
+            begin = time.perf_counter()
+            if writer is None:
+                writer = pq.ParquetWriter(scratch / f"{table}.parquet", batch.schema)
+            writer.write_batch(batch)
+            write_s += time.perf_counter() - begin
+        begin = time.perf_counter()
+        if writer is None:
+            pq.write_table(source.schema.empty_table(), scratch / f"{table}.parquet")
+        else:
+            writer.close()
+        write_s += time.perf_counter() - begin
+    return {"rows": rows, "read_s": read_s, "write_s": write_s, "seconds": read_s + write_s}
 
 
 # ---------------------------------------------------------------------------------------------
-# Parent side: children, memory sampling, the report.
+# Parent side: subprocesses, their process trees, the report.
 # ---------------------------------------------------------------------------------------------
 
 
-class TreeMemory(threading.Thread):
-    """Samples the summed RSS of a process and all its descendants; keeps the peak."""
+def load() -> float:
+    return os.getloadavg()[0]
+
+
+class Tree(threading.Thread):
+    """Samples a process and its descendants: the peak of their summed RSS, and the CPU seconds
+    of every process seen (its last sample: a process is sampled until it exits)."""
 
     def __init__(self, pid: int) -> None:
         super().__init__(daemon=True)
         self.root = psutil.Process(pid)
         self.peak = 0
+        self.cpu: dict[int, float] = {}
         self.done = threading.Event()
+
+    def sample(self) -> None:
+        try:
+            processes = [self.root, *self.root.children(recursive=True)]
+        except psutil.NoSuchProcess:
+            return
+        total = 0
+        for process in processes:
+            try:
+                with process.oneshot():
+                    total += process.memory_info().rss
+                    times = process.cpu_times()
+            except psutil.NoSuchProcess:
+                continue
+            self.cpu[process.pid] = times.user + times.system
+        self.peak = max(self.peak, total)
 
     def run(self) -> None:
         while not self.done.wait(SAMPLE_S):
-            try:
-                processes = [self.root, *self.root.children(recursive=True)]
-            except psutil.NoSuchProcess:
-                return
-            total = 0
-            for process in processes:
-                try:
-                    total += process.memory_info().rss
-                except psutil.NoSuchProcess:
-                    continue
-            self.peak = max(self.peak, total)
+            self.sample()
 
 
-def run_child(kind: str, directory: Path, scratch: Path, **extra: Any) -> dict[str, Any]:
-    command = [sys.executable, __file__, "--child", kind, "--dir", str(directory)]
-    command += ["--scratch", str(scratch)]
-    for key, value in extra.items():
-        command += [f"--{key}", str(value)]
+def timed(command: list[str], env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Run a command to its end: wall seconds, peak RSS and CPU of its process tree, its output;
+    RuntimeError with its stderr when it fails."""
+    load_before = load()
+    start = time.perf_counter()
     process = subprocess.Popen(
-        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        command,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
-    sampler = TreeMemory(process.pid)
-    sampler.start()
+    tree = Tree(process.pid)
+    tree.start()
     stdout, stderr = process.communicate()
-    sampler.done.set()
-    sampler.join()
+    seconds = time.perf_counter() - start
+    tree.done.set()
+    tree.join()
     if process.returncode != 0:
-        raise RuntimeError(f"{kind} run failed ({process.returncode}):\n{stderr[-4000:]}")
-    result: dict[str, Any] = json.loads(stdout.strip().splitlines()[-1])
-    result["peak_rss_bytes"] = sampler.peak
+        raise RuntimeError(f"{' '.join(command)} failed ({process.returncode}):\n{stderr[-4000:]}")
+    return {
+        "seconds": seconds,
+        "peak_rss_bytes": tree.peak,
+        "cpu_s": sum(tree.cpu.values()),
+        "load": [round(load_before, 2), round(load(), 2)],
+        "stdout": stdout,
+        "stderr": stderr,
+    }
+
+
+def cli(*args: str) -> list[str]:
+    return [sys.executable, "-m", "mqlearn.cli", "pipeline", *args]
+
+
+def environment() -> dict[str, str]:
+    """This checkout first on the path (installed or not), as every child sees it."""
+    path = os.environ.get("PYTHONPATH")
+    return dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{path}" if path else str(ROOT))
+
+
+def ensure_trace(data: Path, shape: str, events: int, queues: int) -> tuple[Path, Any]:
+    """The trace of this shape and size, generated by the CLI when not cached; the generate
+    run's figures (None when cached)."""
+    options = [*SHAPES[shape], "--events", str(events), "--queues", str(queues)]
+    directory = data / f"{shape}-{events}-{queues}"
+    key = directory / "made-by.json"
+    if key.exists() and json.loads(key.read_text()) == options:
+        return directory, None
+    shutil.rmtree(directory, ignore_errors=True)
+    print(f"generating the {shape} trace of {events:,} events ...", flush=True)
+    run = timed(cli("generate", "--out", str(directory), "--quiet", *options), environment())
+    key.write_text(json.dumps(options))
+    return directory, run
+
+
+def rows_of(stdout: str) -> tuple[int, int, int]:
+    """(input, accepted, rejected) from a run's ``N rows: A accepted, R rejected`` line."""
+    for line in stdout.splitlines():
+        if " rows: " in line and " accepted, " in line:
+            head, tail = line.split(" rows: ", 1)
+            accepted, rest = tail.split(" accepted, ", 1)
+            return int(head), int(accepted), int(rest.split(" rejected", 1)[0])
+    raise RuntimeError(f"no row counts in:\n{stdout}")
+
+
+def run_command(kind: str, trace: Path, out: Path) -> dict[str, Any]:
+    shutil.rmtree(out, ignore_errors=True)
+    options = ["--trace", str(trace / "trace"), "--queues", str(trace / "queues")]
+    options += ["--out", str(out), "--quiet"]
+    engine = ["--engine", "local"] if kind == "local" else ["--master", MASTER]
+    result = timed(cli("run", *engine, *options), environment())
+    result["rows"], result["accepted"], result["rejected"] = rows_of(result.pop("stdout"))
+    settings = [line for line in result.pop("stderr").splitlines() if "spark settings:" in line]
+    if settings:
+        result["settings"] = settings[0]
     return result
 
 
-def ensure_trace(data: Path, events: int, queues: int) -> tuple[Path, dict[str, Any] | None]:
-    """The cached trace directory for this size, generated first if missing."""
-    directory = data / f"trace-{events}-{queues}"
-    spec = directory / "spec.json"
-    if spec.exists() and json.loads(spec.read_text()) == _cache_key(events, queues):
-        return directory, None
-    print(f"generating {events:,} events over {queues} queues into {directory} ...", flush=True)
-    return directory, run_child("generate", directory, directory, events=events, queues=queues)
-
-
-def gib(n: float) -> str:
-    return f"{n / 1024**3:.2f} GiB"
-
-
-def rate(rows: int, seconds: float) -> float:
-    return rows / seconds if seconds > 0 else float("inf")
-
-
-def best(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """The fastest of repeated runs, with the highest peak RSS of them all."""
-    fastest = dict(min(runs, key=lambda run: run["seconds"]))
-    fastest["peak_rss_bytes"] = max(run["peak_rss_bytes"] for run in runs)
-    fastest["repeats"] = len(runs)
-    return fastest
+def run_floor(trace: Path, outputs: Path, scratch: Path) -> dict[str, Any]:
+    command = [sys.executable, __file__, "--child-floor", str(trace / "trace"), str(outputs)]
+    result = timed([*command, str(scratch)], environment())
+    result.update(json.loads(result.pop("stdout").strip().splitlines()[-1]))
+    result.pop("stderr")
+    shutil.rmtree(scratch, ignore_errors=True)
+    return result
 
 
 def measure(
-    data: Path, events: int, queues: int, modes: tuple[str, ...], repeat: int
+    data: Path, shape: str, events: int, queues: int, rounds: int, commands: tuple[str, ...]
 ) -> dict[str, Any]:
-    directory, generated = ensure_trace(data, events, queues)
-    entry: dict[str, Any] = {"events": events, "queues": queues, "generated": generated}
-    for mode in modes:
-        runs = []
-        for k in range(1 if mode == "spark" else repeat):
-            print(f"  {mode} replay of {events:,} events ({k + 1}) ...", flush=True)
-            with tempfile.TemporaryDirectory(dir=data) as scratch:
-                runs.append(run_child(mode, directory, Path(scratch)))
-            print(f"    {json.dumps(runs[-1])}", flush=True)
-        entry[mode] = best(runs)
+    """Interleaved rounds of floor, local and spark on one trace; every run kept."""
+    directory, generated = ensure_trace(data, shape, events, queues)
+    entry: dict[str, Any] = {"shape": shape, "events": events, "generated": generated}
+    entry["runs"] = runs = []
+    with tempfile.TemporaryDirectory(dir=data) as scratch:
+        work = Path(scratch)
+        for k in range(rounds):
+            found: dict[str, Any] = {}
+            # the local run first: the floor writes the tables that run wrote
+            found["local"] = run_command("local", directory, work / "local")
+            found["floor"] = run_floor(directory, work / "local", work / "floor")
+            if "spark" in commands:
+                found["spark"] = run_command("spark", directory, work / "spark")
+            if "local" not in commands:
+                del found["local"]
+            shown = ", ".join(
+                f"{name} {run['seconds']:.1f} s (load {run['load'][0]}-{run['load'][1]})"
+                for name, run in found.items()
+            )
+            print(f"  {shape} {events:,} round {k + 1}: {shown}", flush=True)
+            runs.append(found)
     return entry
 
 
-def _row(label: str, values: list[str]) -> str:
-    return f"{label:>16} " + " ".join(f"{v:>14}" for v in values)
+def startup(data: Path, queues: int, cold: bool) -> dict[str, Any]:
+    """The local engine on a small trace with the compiled-code cache warm (then cold: an empty
+    cache, as on the first run after an install), and ``--help``."""
+    directory, _ = ensure_trace(data, "cli", STARTUP_EVENTS, queues)
+    found: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(dir=data) as scratch:
+        run_command("local", directory, Path(scratch) / "out")  # the cache filled, if it was not
+        found["warm"] = run_command("local", directory, Path(scratch) / "out")
+        if cold:
+            env = dict(environment(), NUMBA_CACHE_DIR=str(Path(scratch) / "numba-cache"))
+            options = ["--trace", str(directory / "trace"), "--queues", str(directory / "queues")]
+            out = str(Path(scratch) / "cold")
+            command = cli("run", "--engine", "local", *options, "--out", out, "--quiet")
+            found["cold"] = timed(command, env)
+        found["help"] = timed(cli("--help"), environment())
+    return found
 
 
-def report(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Print the tables and the verdicts; returns the verdicts."""
+# ---------------------------------------------------------------------------------------------
+# The report: ratios, previous ratios, targets, the results file.
+# ---------------------------------------------------------------------------------------------
+
+
+def ratio(run: dict[str, Any], floor: dict[str, Any]) -> float:
+    return float(run["seconds"] / floor["seconds"])
+
+
+def summary(entry: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    """One command on one trace over its rounds: median ratio to its round's floor, every
+    ratio, the highest peak, CPU per 1M events, the load range."""
+    pairs = [(round_[kind], round_["floor"]) for round_ in entry["runs"] if kind in round_]
+    if not pairs:
+        return None
+    ratios = [ratio(run, floor) for run, floor in pairs]
+    loads = [value for run, _ in pairs for value in run["load"]]
+    rows = pairs[0][0].get("rows", pairs[0][1]["rows"])
+    return {
+        "ratio": statistics.median(ratios),
+        "ratios": ratios,
+        "seconds": statistics.median(run["seconds"] for run, _ in pairs),
+        "floor_s": statistics.median(floor["seconds"] for _, floor in pairs),
+        "peak": max(run["peak_rss_bytes"] for run, _ in pairs),
+        "cpu_per_m": statistics.median(run["cpu_s"] for run, _ in pairs) / rows * 1e6,
+        "rows": rows,
+        "load": f"{min(loads):.1f}-{max(loads):.1f}",
+        "settings": pairs[0][0].get("settings", ""),
+    }
+
+
+def previous_ratios(path: Path) -> dict[tuple[str, int, str], float]:
+    """(shape, events, command) -> ratio to the floor, from an earlier results file."""
+    if not path.exists():
+        return {}
+    try:
+        document = json.loads(path.read_text())
+        table = next(t for t in document["tables"] if t["title"].startswith("CLI end to end"))
+        at = {name: k for k, name in enumerate(table["columns"])}
+        return {
+            (row[at["trace"]], int(row[at["events"]]), row[at["command"]]): float(
+                row[at["x floor"]]
+            )
+            for row in table["rows"]
+            if row[at["command"]] in COMMANDS
+        }
+    except (KeyError, ValueError, StopIteration, json.JSONDecodeError):
+        return {}
+
+
+def gib(n: float) -> str:
+    return f"{n / GIB:.2f}"
+
+
+def report(
+    entries: list[dict[str, Any]], boot: dict[str, Any] | None, before: dict[Any, float]
+) -> tuple[list[dict[str, Any]], list[tuple[bool, str]]]:
+    """Print the tables and the verdicts; the tables in the results file's shape."""
+    columns = ["trace", "events", "command", "seconds", "x floor", "previous x floor", "rounds"]
+    columns += ["peak GiB", "CPU s per 1M events", "load"]
+    rows: list[list[Any]] = []
     for entry in entries:
-        for mode in MODES:
-            if mode in entry:
-                run = entry[mode]
-                run["end_to_end_eps"] = rate(run["rows"], run["seconds"])
-    sizes = [f"{entry['events']:,}" for entry in entries]
-
-    def per_size(mode: str, show: Any) -> list[str]:
-        return [show(entry[mode]) if mode in entry else "-" for entry in entries]
-
-    print("\n== Events/s end to end (read, validate, replay, write the five tables) ==")
-    print(_row("events", sizes))
-    for mode in MODES:
-        print(_row(mode, per_size(mode, lambda run: f"{run['end_to_end_eps']:,.0f}")))
-    replay_only = per_size("single", lambda run: f"{rate(run['rows'], run['replay_s']):,.0f}")
-    print(_row("(replay_local)", replay_only))
+        floor = summary(entry, "floor")
+        assert floor is not None
+        shape, events = entry["shape"], entry["events"]
+        rows.append(
+            [
+                shape,
+                events,
+                "floor",
+                round(floor["seconds"], 2),
+                1.0,
+                None,
+                len(entry["runs"]),
+                gib(floor["peak"]),
+                round(floor["cpu_per_m"], 2),
+                floor["load"],
+            ]
+        )
+        for kind in COMMANDS:
+            found = summary(entry, kind)
+            if found is None:
+                continue
+            shown = ", ".join(f"{r:.2f}" for r in found["ratios"])
+            rows.append(
+                [
+                    shape,
+                    events,
+                    kind,
+                    round(found["seconds"], 2),
+                    round(found["ratio"], 3),
+                    before.get((shape, events, kind)),
+                    shown,
+                    gib(found["peak"]),
+                    round(found["cpu_per_m"], 2),
+                    found["load"],
+                ]
+            )
+    print("\n== CLI end to end against the I/O floor (ratio: seconds / floor seconds) ==")
+    widths = [6, 12, 6, 9, 8, 17, 18, 9, 20, 9]
+    print(" ".join(f"{name:>{w}}" for name, w in zip(columns, widths, strict=True)))
+    for row in rows:
+        cells = ["-" if v is None else f"{v:,}" if isinstance(v, int) else str(v) for v in row]
+        print(" ".join(f"{cell:>{w}}" for cell, w in zip(cells, widths, strict=True)))
+    settings = {
+        (e["shape"], e["events"]): s["settings"]
+        for e in entries
+        if (s := summary(e, "spark")) is not None
+    }
+    if settings:
+        print("\nSpark settings the CLI chose:")
+        for (shape, events), line in settings.items():
+            print(f"  {shape} {events:,}: {line}")
     generated = [
-        f"{entry['generated']['seconds']:,.0f} s" if entry.get("generated") else "cached"
-        for entry in entries
-    ]
-    print(_row("(generation)", generated))
-    print("\n== CPU seconds per 1M events (the process tree: JVM and Python workers included) ==")
-    print(_row("events", sizes))
-    for mode in MODES:
-        print(_row(mode, per_size(mode, lambda run: f"{run['cpu_s'] / run['rows'] * 1e6:.2f}")))
-    print("\n== Peak RSS of the process tree ==")
-    print(_row("events", sizes))
-    for mode in MODES:
-        print(_row(mode, per_size(mode, lambda run: gib(run["peak_rss_bytes"]))))
-    print("\n== Ratios (end to end) ==")
-    print(_row("events", sizes))
-    for top, bottom in (("stream", "single"), ("spark", "single"), ("spark", "stream")):
-        ratios = [
-            f"{entry[top]['end_to_end_eps'] / entry[bottom]['end_to_end_eps']:.2f}"
-            if top in entry and bottom in entry
-            else "-"
-            for entry in entries
+        [
+            e["shape"],
+            e["events"],
+            round(e["generated"]["seconds"], 1),
+            gib(e["generated"]["peak_rss_bytes"]),
         ]
-        print(_row(f"{top} / {bottom}", ratios))
-    return verdicts(entries)
-
-
-def rate_at_largest(
-    runs: list[dict[str, Any]], mode: str, target: int, at_most: int | None = None
-) -> tuple[bool, str]:
-    """The end-to-end rate target of one mode, judged at the largest size it ran (up to
-    ``at_most`` events when given: the size the issue names)."""
-    within = [e for e in runs if at_most is None or e["events"] <= at_most]
-    last = (within or runs)[-1]
-    eps = last[mode]["end_to_end_eps"]
-    text = f"{mode} {eps:,.0f} events/s end to end >= {target / 1e6:g}M (at {last['events']:,})"
-    return eps >= target, text
-
-
-def verdicts(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One PASS/FAIL line per target that these runs can judge."""
-    found: list[tuple[bool, str]] = []
-    streamed = [e for e in entries if "stream" in e]
-    if streamed:
-        last = streamed[-1]
-        found.append(rate_at_largest(streamed, "stream", STREAM_TARGET, STREAM_TARGET_EVENTS))
-        peak = max(e["stream"]["peak_rss_bytes"] for e in streamed)
-        found.append((peak <= STREAM_RSS_TARGET, f"streaming replay peak RSS {gib(peak)} <= 2 GiB"))
-        if len(streamed) > 1:
-            before = streamed[-2]
-            growth = last["stream"]["peak_rss_bytes"] / before["stream"]["peak_rss_bytes"]
-            text = (
-                f"streaming peak RSS at {last['events']:,} events is {growth:.2f}x the peak at "
-                f"{before['events']:,} (target <= {FLAT_RSS_TARGET})"
+        for e in entries
+        if e.get("generated")
+    ]
+    if generated:
+        print("\nGenerated now (`pipeline generate`, Spark, end to end):")
+        for shape, events, seconds, peak in generated:
+            print(f"  {shape} {events:,}: {seconds} s, peak {peak} GiB")
+    tables = [
+        {
+            "title": "CLI end to end against the I/O floor",
+            "columns": columns,
+            "rows": rows,
+            "notes": (
+                "Each command a subprocess, start-up included; 'x floor' is its median over the "
+                "rounds of seconds / the I/O floor's seconds in the same round (reading the trace "
+                "and writing the five output tables with pyarrow's defaults, no replay); "
+                f"'rounds' lists each round's ratio. Spark runs on {MASTER} with the settings the "
+                "CLI chose. Load: the 1-minute load average before and after the runs."
+            ),
+        }
+    ]
+    if generated:
+        tables.append(
+            {
+                "title": "Trace generation (pipeline generate, end to end)",
+                "columns": ["trace", "events", "seconds", "peak GiB"],
+                "rows": generated,
+                "notes": "Only traces generated in this run (the others were cached).",
+            }
+        )
+    if boot is not None:
+        boot_rows = [
+            [
+                name,
+                round(run["seconds"], 2),
+                round(run["cpu_s"], 2),
+                gib(run["peak_rss_bytes"]),
+                f"{run['load'][0]}-{run['load'][1]}",
+            ]
+            for name, run in boot.items()
+        ]
+        print(f"\n== Start-up: run --engine local on {STARTUP_EVENTS:,} events, and --help ==")
+        for row in boot_rows:
+            print(
+                f"  {row[0]:>5}: {row[1]} s wall, {row[2]} CPU s, peak {row[3]} GiB, load {row[4]}"
             )
-            found.append((growth <= FLAT_RSS_TARGET, text))
-    single = [e for e in entries if "single" in e]
-    if single:
-        last = single[-1]
-        eps = rate(last["single"]["rows"], last["single"]["replay_s"])
-        text = f"replay_local {eps:,.0f} events/s >= 1M (at {last['events']:,})"
-        found.append((eps >= SINGLE_TARGET, text))
-    compared = [e for e in entries if "single" in e and "spark" in e]
-    if compared:
-        last = compared[-1]
-        ratio = last["spark"]["end_to_end_eps"] / last["single"]["end_to_end_eps"]
-        text = (
-            f"Spark local[2] at {last['events']:,} is {ratio:.2f}x the single-process run "
-            "(target >= 1)"
+        tables.append(
+            {
+                "title": "Start-up (a small trace: the fixed cost of every run)",
+                "columns": ["run", "seconds", "CPU s", "peak GiB", "load"],
+                "rows": boot_rows,
+                "notes": (
+                    f"warm: run --engine local on {STARTUP_EVENTS:,} events with the compiled "
+                    "code cached; cold: the same with an empty NUMBA_CACHE_DIR (the first run "
+                    "after an install compiles); help: mqlearn pipeline --help."
+                ),
+            }
         )
-        found.append((ratio >= SPARK_RATIO_TARGET, text))
-    sparked = [e for e in entries if "spark" in e]
-    if sparked:
-        last = sparked[-1]
-        found.append(rate_at_largest(sparked, "spark", SPARK_TARGET))
-        if len(sparked) > 1:
-            ratio = last["spark"]["end_to_end_eps"] / sparked[-2]["spark"]["end_to_end_eps"]
-            text = (
-                f"Spark events/s at {last['events']:,} is {ratio:.2f}x the rate at "
-                f"{sparked[-2]['events']:,} (target >= {FLAT_RATE_TARGET}: no fall as it grows)"
-            )
-            found.append((ratio >= FLAT_RATE_TARGET, text))
-    for entry in sparked:
-        run = entry["spark"]
-        within = (
-            run["heap_max_bytes"] <= HEAP_BYTES
-            and run["peak_rss_bytes"] <= SPARK_TREE_TARGET
-            and run["rows"] == run["accepted"] + run["rejected"]
-        )
-        text = (
-            f"{entry['events']:,} events replayed by Spark with a {gib(run['heap_max_bytes'])} "
-            f"JVM heap (<= 4 GiB), process tree {gib(run['peak_rss_bytes'])} (<= 4 GiB), "
-            f"{run['collected_rows']} rows collected (task counts)"
-        )
-        found.append((within, text))
-        if entry["events"] >= HUNDRED_M:
-            total = run["session_s"] + run["seconds"]
-            text = f"{entry['events']:,} events in {total:.0f} s with the session start (<= 90 s)"
-            found.append((total <= HUNDRED_M_SECONDS, text))
+    found = verdicts(entries)
     print("\n== Targets ==")
     for ok, text in found:
         print(f"{'PASS' if ok else 'FAIL'}  {text}")
-    return [{"ok": ok, "target": text} for ok, text in found]
+    tables.append(
+        {
+            "title": "Targets (issue 27)",
+            "columns": ["verdict", "target"],
+            "rows": [["PASS" if ok else "FAIL", text] for ok, text in found],
+            "notes": "Judged at the sizes this run measured.",
+        }
+    )
+    return tables, found
+
+
+def verdicts(entries: list[dict[str, Any]]) -> list[tuple[bool, str]]:
+    """One PASS/FAIL per target: the ratio at 20M and 100M (else at the largest size run), the
+    peaks at every size."""
+    found: list[tuple[bool, str]] = []
+    for shape in dict.fromkeys(e["shape"] for e in entries):
+        mine = [e for e in entries if e["shape"] == shape]
+        judged = [e for e in mine if e["events"] in TARGET_SIZES] or mine[-1:]
+        for entry in judged:
+            for kind, limit in TARGETS.items():
+                got = summary(entry, kind)
+                if got is None:
+                    continue
+                label = "local" if kind == "local" else f"Spark {MASTER}"
+                text = (
+                    f"{label} on the {shape} trace of {entry['events']:,} events: "
+                    f"{got['ratio']:.2f}x the I/O floor (target <= {limit}, load {got['load']})"
+                )
+                found.append((got["ratio"] <= limit, text))
+        for kind, limit in PEAK_TARGETS.items():
+            peaks = [(e["events"], s["peak"]) for e in mine if (s := summary(e, kind)) is not None]
+            if peaks:
+                events, peak = max(peaks, key=lambda p: p[1])
+                text = (
+                    f"{kind} peak on the {shape} traces: {gib(peak)} GiB at {events:,} events "
+                    f"(target <= {gib(limit)} GiB{', process tree' if kind == 'spark' else ''})"
+                )
+                found.append((peak <= limit, text))
+    return found
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "python": platform.python_version(),
+        "load": [round(value, 2) for value in os.getloadavg()],
+    }
 
 
 def main() -> None:
@@ -460,18 +546,30 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="small traces: a smoke test")
     parser.add_argument("--huge", action="store_true", help="also 20M and 100M events")
     parser.add_argument("--events", type=int, nargs="+", help="trace sizes (default 1M 5M)")
-    parser.add_argument("--spark-events", type=int, nargs="*", help="sizes Spark runs at (all)")
-    parser.add_argument("--modes", nargs="+", choices=MODES, default=list(MODES))
-    parser.add_argument("--repeat", type=int, default=3, help="runs of stream and single")
+    parser.add_argument("--shapes", nargs="+", choices=list(SHAPES), default=list(SHAPES))
+    parser.add_argument(
+        "--hundred-m-shapes",
+        nargs="+",
+        choices=list(SHAPES),
+        default=["cli"],
+        help="shapes run at 100M events and more (default: the CLI's only)",
+    )
+    parser.add_argument(
+        "--hundred-m-rounds", type=int, default=1, help="rounds at 100M events and more"
+    )
+    parser.add_argument("--commands", nargs="+", choices=COMMANDS, default=list(COMMANDS))
+    parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds per trace")
+    parser.add_argument("--no-startup", action="store_true", help="skip the start-up runs")
     parser.add_argument("--data", default=str(Path(tempfile.gettempdir()) / "mqlearn-bench"))
-    parser.add_argument("--json", help="write the results here")
-    parser.add_argument("--child", choices=("generate", *MODES), help=argparse.SUPPRESS)
-    parser.add_argument("--dir", help=argparse.SUPPRESS)
-    parser.add_argument("--scratch", help=argparse.SUPPRESS)
-    parser.add_argument("--queues", type=int, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--results",
+        help=f"results file (default {RESULTS.relative_to(ROOT)}; --quick writes none unless given)",
+    )
+    parser.add_argument("--json", help="every run's figures, as measured, to this file")
+    parser.add_argument("--child-floor", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child:
-        child_main(args)
+    if args.child_floor:
+        print(json.dumps(child_floor(*(Path(p) for p in args.child_floor))))
         return
 
     data = Path(args.data)
@@ -480,24 +578,48 @@ def main() -> None:
         sizes, queues = QUICK_SIZES, QUICK_QUEUES
     else:
         sizes, queues = tuple(args.events or (HUGE_SIZES if args.huge else SIZES)), QUEUES
-    spark_sizes = set(sizes if args.spark_events is None else args.spark_events)
+    results = Path(args.results) if args.results else None if args.quick else RESULTS
+    before = previous_ratios(results or RESULTS)
+    about = machine()
     print(
-        f"Pipeline benchmark: {platform.python_implementation()} {platform.python_version()}, "
-        f"{os.cpu_count()} CPUs, traces of {queues} queues over {HOURS:g} virtual hours "
-        f"(seed {SEED}), cached in {data}"
+        f"Pipeline benchmark (the CLI end to end): {about['cpu']}, {about['cores']} CPUs, "
+        f"Python {about['python']}, load {about['load']}; traces cached in {data}"
     )
-    entries = []
+    boot = None if args.no_startup else startup(data, queues, cold=not args.quick)
+    entries: list[dict[str, Any]] = []
     for events in sizes:
-        modes = tuple(
-            mode
-            for mode in args.modes
-            if (mode != "single" or events <= SINGLE_MAX)
-            and (mode != "spark" or events in spark_sizes)
-        )
-        entries.append(measure(data, events, queues, modes, args.repeat))
-    found = report(entries)
-    if args.json:
-        Path(args.json).write_text(json.dumps({"runs": entries, "targets": found}, indent=2))
+        for shape in args.shapes if events < HUNDRED_M else args.hundred_m_shapes:
+            rounds = args.rounds if events < HUNDRED_M else args.hundred_m_rounds
+            entries.append(measure(data, shape, events, queues, rounds, tuple(args.commands)))
+            with contextlib.redirect_stdout(io.StringIO()):  # what is measured so far is kept
+                save(results, args.json, about, report(entries, boot, before)[0], boot, entries)
+    save(results, args.json, about, report(entries, boot, before)[0], boot, entries)
+    if results is not None:
+        print(f"\nresults in {results}")
+
+
+def save(
+    results: Path | None,
+    runs: str | None,
+    about: dict[str, Any],
+    tables: list[dict[str, Any]],
+    boot: dict[str, Any] | None,
+    entries: list[dict[str, Any]],
+) -> None:
+    """The results file (the tables, in the shape tools/performance_doc.py renders) and, when
+    asked, every run's figures."""
+    if results is not None:
+        results.parent.mkdir(parents=True, exist_ok=True)
+        document = {
+            "benchmark": "pipeline",
+            "measured": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "machine": about
+            | {"load": {"start": about["load"], "end": [round(v, 2) for v in os.getloadavg()]}},
+            "tables": tables,
+        }
+        results.write_text(json.dumps(document, indent=2) + "\n")
+    if runs:
+        Path(runs).write_text(json.dumps({"startup": boot, "traces": entries}, indent=2))
 
 
 if __name__ == "__main__":

@@ -2,14 +2,21 @@
 
     mqlearn pipeline generate --out DIR [--seed S --events N --queues N ...]
     mqlearn pipeline run --trace T --queues Q --out DIR [--master URL]
+        [--driver-memory 4g] [--conf KEY=VALUE ...] [--partitions N] [--strategy auto|shuffle]
     mqlearn pipeline run --engine local --trace T --queues Q --out DIR [--batch-rows N]
     mqlearn pipeline sweep --out FILE.csv [--outage-s 0 300 --ttl short minute ...]
     mqlearn pipeline import-activity --format amqsevt-json|amqsact PATH OUT.parquet [--rejects R]
 
 Every subcommand but ``import-activity`` and ``run --engine local`` (which need no Spark) runs on
 an embedded ``local[*]`` Spark unless ``--master`` names a cluster, and prints what it does on
-stderr; on a terminal, a progress bar (rows/s or Spark tasks, ETA) shows how far it is. Exit
-codes: 0 done, 2 bad input (the message says what), 1 the job itself failed.
+stderr; on a terminal, a progress bar (rows/s or Spark tasks, ETA) shows how far it is. Spark's
+driver memory and shuffle partitions are chosen from the machine and the trace
+(:mod:`mqlearn.pipeline.spark_settings`, logged in one line on stderr with the strategy);
+``--driver-memory``, ``--conf``, ``--partitions`` and ``--strategy`` override them. Exit codes:
+0 done, 2 bad input (the message says what), 1 the job itself failed.
+
+Only what the chosen command needs is imported: ``run --engine local`` loads no pyspark, a Spark
+driver no numba (its tasks do), ``--help`` neither.
 """
 
 from __future__ import annotations
@@ -18,23 +25,26 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from mqlearn.checks import course_cli
 from mqlearn.pipeline import activity_cli
-from mqlearn.pipeline.generate import TraceSpec
-from mqlearn.pipeline.progress import Progress, SparkStages, reporter
-from mqlearn.pipeline.replay import ReconcileError
-from mqlearn.pipeline.spark import DEFAULT_MASTER, spark_session
-from mqlearn.pipeline.spark_replay import STRATEGIES
-from mqlearn.pipeline.stream import BATCH_ROWS
-from mqlearn.pipeline.sweep import TTL_PROFILES, SweepGrid
+from mqlearn.pipeline.spark_settings import STRATEGIES, Machine, TraceFiles, choose, parse_conf
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+    from mqlearn.pipeline.progress import Progress
+    from mqlearn.pipeline.spark_settings import SparkSettings
+
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 ENGINES = ("spark", "local")
+DEFAULT_MASTER = "local[*]"  # as mqlearn.pipeline.spark names it (a test holds them equal)
+
+
+def _given(args: argparse.Namespace, names: Sequence[str]) -> dict[str, Any]:
+    """The options of ``names`` the user gave (their defaults live in the dataclass they fill)."""
+    return {name: getattr(args, name) for name in names if hasattr(args, name)}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -46,6 +56,18 @@ def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--master", default=DEFAULT_MASTER, help="Spark master URL (%(default)s)")
     common.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    common.add_argument(
+        "--driver-memory", help="Spark driver heap, e.g. 4g (default: chosen, see the log line)"
+    )
+    common.add_argument(
+        "--conf",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a Spark setting (repeatable); wins over the chosen ones",
+    )
+    # options whose defaults belong to a dataclass (TraceSpec, SweepGrid) are absent unless given
+    unset = argparse.SUPPRESS
 
     run = actions.add_parser("run", parents=[common], help="replay a trace (Parquet or .csv)")
     run.add_argument("--trace", required=True, help="trace: Parquet file/directory or .csv")
@@ -55,8 +77,8 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--strategy",
         choices=STRATEGIES,
-        default="auto",
-        help="auto: tasks read whole files when every queue lies in one file, else shuffle",
+        help="auto (the default): tasks read whole files when every queue lies in one file, "
+        "else shuffle",
     )
     run.add_argument(
         "--engine",
@@ -64,33 +86,33 @@ def _parser() -> argparse.ArgumentParser:
         default="spark",
         help="spark, or local: this process alone, streaming, in bounded memory",
     )
-    run.add_argument(
-        "--batch-rows", type=int, default=BATCH_ROWS, help="local: rows replayed at a time"
-    )
+    run.add_argument("--batch-rows", type=int, default=unset, help="local: rows replayed at a time")
 
-    spec = TraceSpec()
     generate = actions.add_parser("generate", parents=[common], help="write a synthetic trace")
     generate.add_argument("--out", required=True, help="directory for trace/ and queues/")
-    generate.add_argument("--seed", type=int, default=spec.seed)
-    generate.add_argument("--events", type=int, default=spec.events, help="about this many rows")
-    generate.add_argument("--queues", type=int, default=spec.queues)
-    generate.add_argument("--qmgrs", type=int, default=spec.qmgrs)
-    generate.add_argument("--hours", type=float, default=spec.hours, help="virtual time span")
-    generate.add_argument("--bursty-share", type=float, default=spec.bursty_share)
+    generate.add_argument("--seed", type=int, default=unset)
+    generate.add_argument("--events", type=int, default=unset, help="about this many rows")
+    generate.add_argument("--queues", type=int, default=unset)
+    generate.add_argument("--qmgrs", type=int, default=unset)
+    generate.add_argument("--hours", type=float, default=unset, help="virtual time span")
+    generate.add_argument("--bursty-share", type=float, default=unset)
+    generate.add_argument(
+        "--outage-share",
+        type=float,
+        default=unset,
+        help="share of queues whose consumer stops for a quarter of the span (deep backlogs)",
+    )
 
-    grid = SweepGrid()
     sweep = actions.add_parser("sweep", parents=[common], help="what-if grid of simulations")
     sweep.add_argument("--out", required=True, help="result table: .csv or .parquet file")
-    sweep.add_argument("--outage-s", type=float, nargs="+", default=list(grid.outage_s))
-    sweep.add_argument("--ttl", nargs="+", choices=list(TTL_PROFILES), default=list(grid.ttl))
-    sweep.add_argument("--priority-mix", nargs="+", default=list(grid.priority_mix))
-    sweep.add_argument(
-        "--expiry-interval-s", type=int, nargs="+", default=list(grid.expiry_interval_s)
-    )
-    sweep.add_argument("--capexpry", type=int, nargs="+", default=list(grid.capexpry))
-    sweep.add_argument("--rate-per-s", type=float, default=grid.rate_per_s)
-    sweep.add_argument("--hours", type=float, default=grid.hours)
-    sweep.add_argument("--seed", type=int, default=grid.seed)
+    sweep.add_argument("--outage-s", type=float, nargs="+", default=unset)
+    sweep.add_argument("--ttl", nargs="+", default=unset, help="named TTL distributions")
+    sweep.add_argument("--priority-mix", nargs="+", default=unset)
+    sweep.add_argument("--expiry-interval-s", type=int, nargs="+", default=unset)
+    sweep.add_argument("--capexpry", type=int, nargs="+", default=unset)
+    sweep.add_argument("--rate-per-s", type=float, default=unset)
+    sweep.add_argument("--hours", type=float, default=unset)
+    sweep.add_argument("--seed", type=int, default=unset)
 
     activity_cli.add_parser(actions)
     course_cli.add_parser(commands)  # mqlearn course progress|show|assign|grade (no Spark)
@@ -103,7 +125,24 @@ def _print_tables(out: Path, rows: dict[str, int]) -> None:
         print(f"  {out / name}: {count} rows")
 
 
-def _run(spark: SparkSession, args: argparse.Namespace, err: TextIO) -> None:
+def _settings(args: argparse.Namespace) -> SparkSettings:
+    """The Spark settings for this command: chosen from the machine (and the trace, for
+    ``run``), the user's options winning."""
+    trace = TraceFiles.at(args.trace) if args.action == "run" else None
+    return choose(
+        args.master,
+        Machine.here(),
+        trace,
+        driver_memory=args.driver_memory,
+        conf=parse_conf(args.conf),
+        strategy=getattr(args, "strategy", None),
+        partitions=getattr(args, "partitions", None),
+    )
+
+
+def _run(
+    spark: SparkSession, args: argparse.Namespace, settings: SparkSettings, err: TextIO
+) -> None:
     from mqlearn.pipeline.spark_replay import replay_spark
 
     print(f"replaying {args.trace} with {args.queues} on {args.master}", file=err)
@@ -112,8 +151,8 @@ def _run(spark: SparkSession, args: argparse.Namespace, err: TextIO) -> None:
         args.trace,
         args.queues,
         args.out,
-        partitions=args.partitions,
-        strategy=args.strategy,
+        partitions=settings.partitions,
+        strategy=settings.strategy,
     )
     print(
         f"{result.input_rows} rows: {result.accepted} accepted, {result.rejected} rejected "
@@ -127,7 +166,7 @@ def _run_local(args: argparse.Namespace, err: TextIO, progress: Progress) -> Non
 
     print(f"replaying {args.trace} with {args.queues} in this process", file=err)
     result = replay_files(
-        args.trace, args.queues, args.out, batch_rows=args.batch_rows, progress=progress
+        args.trace, args.queues, args.out, progress=progress, **_given(args, ["batch_rows"])
     )
     regrouped = ", regrouped by queue" if result.regrouped else ""
     print(
@@ -137,38 +176,45 @@ def _run_local(args: argparse.Namespace, err: TextIO, progress: Progress) -> Non
     _print_tables(result.out, result.rows)
 
 
-def _generate(spark: SparkSession, args: argparse.Namespace, err: TextIO) -> None:
-    from mqlearn.pipeline.generate import generate
+SPEC_OPTIONS = ("seed", "events", "queues", "qmgrs", "hours", "bursty_share", "outage_share")
 
-    spec = TraceSpec(
-        seed=args.seed,
-        events=args.events,
-        queues=args.queues,
-        qmgrs=args.qmgrs,
-        hours=args.hours,
-        bursty_share=args.bursty_share,
-    )
+
+def _generate(
+    spark: SparkSession, args: argparse.Namespace, settings: SparkSettings, err: TextIO
+) -> None:
+    from mqlearn.pipeline.generate import TraceSpec, generate
+
+    spec = TraceSpec(**_given(args, SPEC_OPTIONS))
     print(f"generating about {spec.events} rows over {spec.queues} queues", file=err)
     written = generate(spark, spec, args.out)
     print(f"{written.rows} rows in {written.trace}; queue definitions in {written.queues}")
 
 
-def _sweep(spark: SparkSession, args: argparse.Namespace, err: TextIO) -> None:
-    from mqlearn.pipeline.sweep import sweep
+GRID_OPTIONS = (
+    "outage_s",
+    "ttl",
+    "priority_mix",
+    "expiry_interval_s",
+    "capexpry",
+    "rate_per_s",
+    "hours",
+    "seed",
+)
+
+
+def _sweep(
+    spark: SparkSession, args: argparse.Namespace, settings: SparkSettings, err: TextIO
+) -> None:
+    from mqlearn.pipeline.sweep import SweepGrid, sweep
 
     out = Path(args.out)
     if out.suffix not in (".csv", ".parquet"):
         raise ValueError(f"--out {out}: the result table is written as .csv or .parquet")
-    grid = SweepGrid(
-        outage_s=tuple(args.outage_s),
-        ttl=tuple(args.ttl),
-        priority_mix=tuple(args.priority_mix),
-        expiry_interval_s=tuple(args.expiry_interval_s),
-        capexpry=tuple(args.capexpry),
-        rate_per_s=args.rate_per_s,
-        hours=args.hours,
-        seed=args.seed,
-    )
+    given: dict[str, Any] = {
+        name: tuple(value) if isinstance(value, list) else value
+        for name, value in _given(args, GRID_OPTIONS).items()
+    }
+    grid = SweepGrid(**given)
     print(f"running {len(grid.scenarios())} scenarios", file=err)
     table = sweep(spark, grid)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -182,9 +228,24 @@ def _sweep(spark: SparkSession, args: argparse.Namespace, err: TextIO) -> None:
 ACTIONS = {"run": _run, "generate": _generate, "sweep": _sweep}
 
 
+def _on_spark(args: argparse.Namespace, err: TextIO, progress: Progress) -> None:
+    """Start Spark with the chosen settings (logged), run the action, stop Spark."""
+    from mqlearn.pipeline.progress import SparkStages
+    from mqlearn.pipeline.spark import spark_session
+
+    settings = _settings(args)
+    print(settings.describe(), file=err)
+    with (
+        spark_session(args.master, conf=settings.conf) as spark,
+        SparkStages(spark.sparkContext.statusTracker(), progress),
+    ):
+        ACTIONS[args.action](spark, args, settings, err)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (argparse itself exits 2 on bad options)."""
-    from pyspark.errors import PySparkException
+    from mqlearn.pipeline.progress import Progress, reporter
+    from mqlearn.pipeline.schema import ReconcileError
 
     args = _parser().parse_args(argv)
     err = sys.stderr
@@ -198,19 +259,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_BAD_INPUT
         return EXIT_OK
     progress = Progress() if args.quiet else reporter(err)
+    failures: tuple[type[BaseException], ...] = (ReconcileError,)
     try:
         if args.action == "run" and args.engine == "local":
             _run_local(args, err, progress)
         else:
-            with (
-                spark_session(args.master) as spark,
-                SparkStages(spark.sparkContext.statusTracker(), progress),
-            ):
-                ACTIONS[args.action](spark, args, err)
+            from pyspark.errors import PySparkException
+
+            failures = (ReconcileError, PySparkException)
+            _on_spark(args, err, progress)
     except (ValueError, FileNotFoundError) as error:  # bad input, found before any job ran
         print(f"mqlearn: error: {error}", file=err)
         return EXIT_BAD_INPUT
-    except (ReconcileError, PySparkException) as error:
+    except failures as error:
         print(f"mqlearn: the job failed: {error}", file=err)
         return EXIT_FAILED
     return EXIT_OK

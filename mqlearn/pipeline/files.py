@@ -25,10 +25,8 @@ import pyarrow.dataset as ds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from mqlearn.pipeline.replay import TABLES
-from mqlearn.pipeline.schema import OUTPUT_COLUMNS, SchemaError, missing_or_mistyped
+from mqlearn.pipeline.schema import OUTPUT_COLUMNS, TABLES, SchemaError, missing_or_mistyped
 from mqlearn.pipeline.spark import arrow_to_pandas, pandas_dtypes
-from mqlearn.pipeline.tables import SCHEMAS
 
 STAGING = "_staging"
 SUCCESS = "_SUCCESS"
@@ -191,6 +189,9 @@ class PartWriter:
 
     def write(self, name: str, table: pa.Table) -> None:
         """Append rows (in the table's schema of ``tables.SCHEMAS``) to one table."""
+        # where tables are written (the tasks, the streaming replay), not where files are opened
+        from mqlearn.pipeline.tables import SCHEMAS
+
         if name not in self.writers:
             self._path(name).parent.mkdir(parents=True, exist_ok=True)
             self.writers[name] = pq.ParquetWriter(  # Arrow's schema not stored: readers see text
@@ -208,6 +209,8 @@ class PartWriter:
         error: BaseException | None,
         traceback: TracebackType | None,
     ) -> None:
+        from mqlearn.pipeline.tables import SCHEMAS
+
         for name in TABLES:
             if kind is None and name not in self.writers:
                 self.write(name, SCHEMAS[name].empty_table())

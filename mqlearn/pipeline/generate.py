@@ -104,6 +104,13 @@ class Workload:
     puts_per_sweep: float = 0.0
     """Mean number of puts between two sweeps of a browsing monitor (BROWSE_FIRST, then
     BROWSE_NEXTs); 0 = no monitor."""
+    long_outage_at_s: float = 0.0
+    long_outage_s: float = 0.0
+    """One long stop of the consumer (0 = none), from ``long_outage_at_s`` for ``long_outage_s``
+    seconds: the producers go on, so a deep backlog builds up for hours."""
+    catch_up_factor: float = 3.0
+    """After the long stop, the consumer works this many times faster for as long as it was
+    stopped (more instances started: a burst of gets that drains the backlog)."""
 
     def __post_init__(self) -> None:
         if self.priority_mix not in PRIORITY_MIXES:
@@ -114,7 +121,16 @@ class Workload:
         for name in (*positive, "burst_every_s", "burst_length_s", "burst_factor"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be > 0, got {getattr(self, name)}")
-        for name in ("outages_per_h", "outage_mean_s", "slowdowns_per_h", "slowdown_mean_s"):
+        if not self.catch_up_factor > 0:
+            raise ValueError(f"catch_up_factor must be > 0, got {self.catch_up_factor}")
+        for name in (
+            "outages_per_h",
+            "outage_mean_s",
+            "slowdowns_per_h",
+            "slowdown_mean_s",
+            "long_outage_at_s",
+            "long_outage_s",
+        ):
             if not getattr(self, name) >= 0:
                 raise ValueError(f"{name} must be >= 0, got {getattr(self, name)}")
         for name in ("unlimited_share", "report_share", "match_share", "slowdown_factor"):
@@ -182,6 +198,9 @@ class TraceSpec:
     hours: float = 6.0
     bursty_share: float = 0.3
     """Share of queues whose producers put in bursts."""
+    outage_share: float = 0.0
+    """Share of queues whose consumer stops once for a quarter of the span, starting within its
+    first half, then catches up in a burst (``Workload.long_outage_s``): deep backlogs."""
 
     def __post_init__(self) -> None:
         for name in ("events", "queues", "qmgrs"):
@@ -191,8 +210,9 @@ class TraceSpec:
             raise ValueError(f"hours must be > 0, got {self.hours}")
         if self.qmgrs > self.queues:
             raise ValueError(f"qmgrs ({self.qmgrs}) cannot exceed queues ({self.queues})")
-        if not 0 <= self.bursty_share <= 1:
-            raise ValueError(f"bursty_share must be within [0, 1], got {self.bursty_share}")
+        for name in ("bursty_share", "outage_share"):
+            if not 0 <= getattr(self, name) <= 1:
+                raise ValueError(f"{name} must be within [0, 1], got {getattr(self, name)}")
         if self.seed < 0:
             raise ValueError(f"seed must be >= 0, got {self.seed}")
 
@@ -256,6 +276,11 @@ def plan_queues(spec: TraceSpec) -> list[QueuePlan]:
     family_of[:every] = rng.permutation(len(names))[:every]
     weights = rng.lognormal(0.0, 1.0, size=spec.queues)
     bursty = rng.random(spec.queues) < spec.bursty_share
+    # long outages draw from a stream of their own: a trace without them stays as it was
+    other = np.random.default_rng([spec.seed, spec.queues, spec.qmgrs, 1])
+    stopped = other.random(spec.queues) < spec.outage_share
+    span_s = spec.hours * 3600
+    stop_at = other.random(spec.queues) * span_s / 2
     plans = []
     for index in range(spec.queues):
         family = names[family_of[index]]
@@ -274,7 +299,13 @@ def plan_queues(spec: TraceSpec) -> list[QueuePlan]:
                 queue=f"APP.{family}.{index + 1:04d}",
                 reply_to_q=f"APP.REPLY.{index % REPLY_QUEUES_PER_QMGR + 1:02d}",
                 definition=_definition(rng, qmgrs[index % spec.qmgrs]),
-                workload=replace(base, bursty=bool(bursty[index]), rate_per_s=float(rate)),
+                workload=replace(
+                    base,
+                    bursty=bool(bursty[index]),
+                    rate_per_s=float(rate),
+                    long_outage_at_s=float(stop_at[index]) if stopped[index] else 0.0,
+                    long_outage_s=span_s / 4 if stopped[index] else 0.0,
+                ),
             )
         )
     return plans
@@ -448,7 +479,19 @@ def queue_ops(seed: int, plan: QueuePlan, duration_ms: int, queue_count: int) ->
     burst_share = w.burst_length_s / (w.burst_every_s + w.burst_length_s) if w.bursty else 0.0
     base_rate = w.rate_per_s / MS_PER_S / (1 + (w.burst_factor - 1) * burst_share)
     put_times = _poisson_times(rng, *_piecewise(end, base_rate, [(bursts, w.burst_factor)]))
-    speed = _piecewise(end, 1.0, [(outages, 0.0), (slowdowns, w.slowdown_factor)])
+    stop = np.array([[w.long_outage_at_s, w.long_outage_at_s + w.long_outage_s]]) * MS_PER_S
+    stop = stop if w.long_outage_s else np.empty((0, 2))
+    catch_up = stop + w.long_outage_s * MS_PER_S  # as long as the stop, right after it
+    speed = _piecewise(
+        end,
+        1.0,
+        [
+            (outages, 0.0),
+            (slowdowns, w.slowdown_factor),
+            (stop, 0.0),
+            (catch_up, w.catch_up_factor),
+        ],
+    )
     capacity = max(w.consumer_ratio * w.rate_per_s, w.min_capacity_per_s)
     got_times = _consumer_times(rng, put_times, *speed, MS_PER_S / capacity)
     got_times = got_times[got_times < end]

@@ -19,15 +19,16 @@ import pyarrow as pa
 
 from mqlearn.pipeline.batches import BatchReplay
 from mqlearn.pipeline.queues import QueueTable, queue_table
-from mqlearn.pipeline.schema import OUTPUT_COLUMNS, QUEUE_COLUMNS, TRACE_COLUMNS, check_columns
+from mqlearn.pipeline.schema import (
+    OUTPUT_COLUMNS,
+    QUEUE_COLUMNS,
+    TRACE_COLUMNS,
+    ReconcileError,
+    check_columns,
+)
+from mqlearn.pipeline.schema import TABLES as TABLES  # the output tables, where callers look
 from mqlearn.pipeline.spark import arrow_to_pandas
 from mqlearn.pipeline.tables import declared
-
-TABLES = ("messages", "calls", "depth", "summary", "rejects")
-
-
-class ReconcileError(RuntimeError):
-    """Input rows != accepted + rejected: a row went missing or was counted twice."""
 
 
 @dataclass(frozen=True)

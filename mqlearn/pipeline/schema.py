@@ -133,6 +133,9 @@ OUTPUT_COLUMNS: dict[str, dict[str, str]] = {
     },
 }
 
+# The output tables, in the order a replay writes them.
+TABLES = ("messages", "calls", "depth", "summary", "rejects")
+
 # Values of messages.outcome and messages.discard_cause.
 OUTCOMES = ("got", "discarded", "live", "expired")
 DISCARD_CAUSES = ("get", "browse", "scan")
@@ -144,6 +147,10 @@ _FAMILIES = {"int64": _INTEGER, "int32": _INTEGER, "string": _TEXT}
 
 class SchemaError(ValueError):
     """A trace or queue table lacks a column or has one of the wrong type (nothing has run)."""
+
+
+class ReconcileError(RuntimeError):
+    """Input rows != accepted + rejected: a row went missing or was counted twice."""
 
 
 def family_matches(actual: str, expected: str) -> bool:

@@ -45,7 +45,6 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from mqlearn.pipeline.batches import BatchReplay, queue_pieces
 from mqlearn.pipeline.files import (
     PartWriter,
     Source,
@@ -56,17 +55,14 @@ from mqlearn.pipeline.files import (
     staged,
 )
 from mqlearn.pipeline.files import read_outputs as read_outputs  # where tests and notebooks look
-from mqlearn.pipeline.order import by_bucket, repeated_values
 from mqlearn.pipeline.queues import QueueTable, queue_table
-from mqlearn.pipeline.replay import TABLES, ReconcileError
-from mqlearn.pipeline.schema import QUEUE_COLUMNS, TRACE_COLUMNS
+from mqlearn.pipeline.schema import QUEUE_COLUMNS, TABLES, TRACE_COLUMNS, ReconcileError
 from mqlearn.pipeline.spark import arrow_schema, spark_ddl, spark_type_name
-from mqlearn.pipeline.validate import NAME_COLUMNS, queue_positions
+from mqlearn.pipeline.spark_settings import STRATEGIES
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-STRATEGIES = ("auto", "shuffle")
 ROWS_PER_TASK = 500_000  # a task replays at most this many rows at a time (files: a piece)
 MISSING_SHOWN = 10  # queues named when the definitions lack some
 COUNTS = {
@@ -140,6 +136,8 @@ def _replay_task(
     each queue has in all: then a queue may span pieces, in seq order."""
     from pyspark import TaskContext
 
+    from mqlearn.pipeline.batches import BatchReplay  # in the tasks: the driver needs no numba
+
     context = TaskContext.get()
     part = context.partitionId() if context is not None else 0
     counts = dict.fromkeys(COUNTS, 0) | {"partition": part}
@@ -168,9 +166,14 @@ def _file_facts(index: int, table: pa.Table, spill: str, buckets: int) -> list[t
     queue) pairs with their row counts, as (file, qmgr, queue, rows). Its seq values go to
     ``spill/seq-NNNNN.int64`` grouped by :func:`~mqlearn.pipeline.order.by_bucket` into
     ``buckets`` (``.bounds``: where each bucket starts), for :func:`_seq_repeats`."""
-    grouped = table.group_by(["qmgr", "queue"]).aggregate([([], "count_all")])
+    # one dictionary for the names: a file's row groups may each have their own (pyarrow writes
+    # them so), and grouping refuses chunks whose dictionaries differ
+    names = table.select(["qmgr", "queue"]).unify_dictionaries()
+    grouped = names.group_by(["qmgr", "queue"]).aggregate([([], "count_all")])
     found = [(index, e["qmgr"], e["queue"], e["count_all"]) for e in grouped.to_pylist()]
     values = table["seq"].drop_null().cast(pa.int64()).to_numpy()
+    from mqlearn.pipeline.order import by_bucket  # compiled: loaded in the tasks only
+
     grouped, starts = by_bucket(values, buckets)
     grouped.tofile(f"{spill}/seq-{index:05d}.int64")
     starts.tofile(f"{spill}/seq-{index:05d}.bounds")
@@ -188,6 +191,8 @@ def _seq_repeats(spark: SparkSession, files: int, spill: Path, buckets: int) -> 
     where = str(spill)
 
     def check(bucket_ids: Iterable[int]) -> Iterator[bool]:
+        from mqlearn.pipeline.order import repeated_values
+
         for bucket in bucket_ids:
             parts = []
             for index in range(files):
@@ -238,6 +243,9 @@ def _run_by_files(
     def tables(
         indexes: list[int], found: list[tuple[Any, ...]], per_queue: np.ndarray
     ) -> Iterator[pa.Table]:
+        from mqlearn.pipeline.batches import queue_pieces
+        from mqlearn.pipeline.validate import NAME_COLUMNS, queue_positions
+
         for index in indexes:
             table = pq.read_table(
                 files[index],

@@ -53,8 +53,7 @@ from mqlearn.pipeline.files import (
 from mqlearn.pipeline.order import by_bucket, group_order, increasing_within, repeated_values
 from mqlearn.pipeline.progress import Progress, reporter
 from mqlearn.pipeline.queues import QueueTable, queue_table
-from mqlearn.pipeline.replay import TABLES, ReconcileError
-from mqlearn.pipeline.schema import QUEUE_COLUMNS, TRACE_COLUMNS
+from mqlearn.pipeline.schema import QUEUE_COLUMNS, TABLES, TRACE_COLUMNS, ReconcileError
 from mqlearn.pipeline.validate import NAME_COLUMNS, SEQ_BEFORE_ALL, queue_positions
 
 BATCH_ROWS = 250_000  # rows per piece: about 1 GiB at most in all (docs/pipeline.md)

@@ -11,7 +11,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 import pytest
 
-import mqlearn.cli
+import mqlearn.pipeline.spark
 from mqlearn.cli import EXIT_BAD_INPUT, EXIT_OK, main
 from mqlearn.pipeline import QUEUE_COLUMNS, replay_local
 from mqlearn.pipeline.activity import IMPORT_COLUMNS, REJECT_COLUMNS
@@ -25,7 +25,7 @@ def no_spark(monkeypatch: pytest.MonkeyPatch) -> None:
     def refuse(*args: object, **kwargs: object) -> None:
         raise AssertionError("import-activity started Spark")
 
-    monkeypatch.setattr(mqlearn.cli, "spark_session", refuse)
+    monkeypatch.setattr(mqlearn.pipeline.spark, "spark_session", refuse)  # where the CLI takes it
 
 
 def cli(command: str) -> int:

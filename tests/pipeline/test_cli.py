@@ -8,6 +8,7 @@ In-process calls of ``main`` share the test session's ``local[2]`` Spark; one su
 
 from __future__ import annotations
 
+import re
 import shlex
 import subprocess
 import sys
@@ -58,6 +59,31 @@ def test_run_replays_and_reports_counts(spark, generated, tmp_path, capsys) -> N
     assert "replaying" in captured.err
     for name in ("messages", "calls", "depth", "summary", "rejects"):
         assert (out / name).is_dir() and f"{out / name}:" in captured.out
+
+
+def test_run_logs_the_spark_settings_it_chose(spark, generated, tmp_path, capsys) -> None:
+    """Issue 27: one line on stderr names the chosen settings and what they came from; the
+    user's ``--driver-memory`` and ``--conf`` win and are named."""
+    trace, queues = generated / "trace", generated / "queues"
+    code = cli(f"pipeline run --trace {trace} --queues {queues} --out {tmp_path / 'a'} --quiet")
+    err = capsys.readouterr().err
+    assert code == EXIT_OK, err
+    (line,) = [text for text in err.splitlines() if text.startswith("spark settings:")]
+    # a small trace: Spark's 1 GiB (plus twice a few hundred KiB), two shuffle tasks a core
+    assert re.search(r"master local\[2\], spark\.driver\.memory=(1g|102\dm),", line), line
+    assert "spark.sql.shuffle.partitions=4, strategy auto" in line, line
+    assert "2 local cores" in line and "files" in line, line
+    code = cli(
+        f"pipeline run --trace {trace} --queues {queues} --out {tmp_path / 'b'} --quiet "
+        "--driver-memory 3g --conf spark.sql.shuffle.partitions=3 --strategy shuffle"
+    )
+    err = capsys.readouterr().err
+    assert code == EXIT_OK, err
+    assert "spark.driver.memory=3g, spark.sql.shuffle.partitions=3, strategy shuffle" in err
+    assert "given: --driver-memory, --conf spark.sql.shuffle.partitions, --strategy" in err
+    code = cli(f"pipeline run --trace {trace} --queues {queues} --out {tmp_path} --conf oops")
+    assert code == EXIT_BAD_INPUT
+    assert "--conf 'oops': expected KEY=VALUE" in capsys.readouterr().err
 
 
 def bad_run(tmp_path: Path, trace: Path, queues: Path, capsys) -> tuple[int, str]:

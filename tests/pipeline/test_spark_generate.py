@@ -131,6 +131,7 @@ def test_definitions_share_profile_and_interval_per_qmgr() -> None:
         (dict(queues=2, qmgrs=3), "qmgrs (3) cannot exceed queues (2)"),
         (dict(hours=0), "hours must be > 0"),
         (dict(bursty_share=2), "bursty_share must be within [0, 1]"),
+        (dict(outage_share=-0.1), "outage_share must be within [0, 1]"),
     ],
 )
 def test_bad_spec_is_refused(spec, message) -> None:

@@ -313,12 +313,12 @@ def test_cli_runs_the_local_engine_without_spark(generated, tmp_path, capsys, mo
     """Tooling: ``mqlearn pipeline run --engine local`` replays in this process (no Spark
     session starts), prints the counts, is quiet on a non-terminal stderr, and answers bad
     input with exit code 2."""
-    import mqlearn.cli
+    import mqlearn.pipeline.spark
 
     def no_spark(*args, **kwargs):
         raise AssertionError("the local engine started Spark")
 
-    monkeypatch.setattr(mqlearn.cli, "spark_session", no_spark)
+    monkeypatch.setattr(mqlearn.pipeline.spark, "spark_session", no_spark)  # the CLI's import
     trace_path, queues_path, trace, _ = generated
     out = tmp_path / "out"
     command = f"pipeline run --engine local --trace {trace_path} --queues {queues_path}"
