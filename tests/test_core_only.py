@@ -27,8 +27,8 @@ def test_the_blocker_blocks_and_the_core_imports() -> None:
     program = """
 import importlib, pkgutil, sys
 import mqlearn
-# the pipeline, its figures and the command line (which builds the pipeline commands) need it
-skip = ("mqlearn.pipeline", "mqlearn.viz.pipeline_figures", "mqlearn.cli")
+# the pipeline and its figures need them (mqlearn.cli loads the pipeline only for its commands)
+skip = ("mqlearn.pipeline", "mqlearn.viz.pipeline_figures")
 for info in pkgutil.walk_packages(mqlearn.__path__, "mqlearn."):
     if not info.name.startswith(skip):
         importlib.import_module(info.name)
@@ -44,6 +44,24 @@ print("ok")
         [sys.executable, "-c", program], env=_env(), capture_output=True, text=True, cwd=ROOT
     )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["course", "--help"], ["course", "show", "nb03.q1", "--student", "s1001", "--solution"]],
+)
+def test_the_course_commands_run_without_the_pipeline_packages(args: list[str]) -> None:
+    """`pip install mqlearn` gives an instructor `mqlearn course ...`; only `mqlearn pipeline`
+    needs the pipeline extra."""
+    done = subprocess.run(
+        [sys.executable, "-m", "mqlearn.cli", *args],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "blocked" not in done.stderr
 
 
 @pytest.mark.slow

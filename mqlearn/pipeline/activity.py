@@ -25,7 +25,7 @@ are beyond schema v1. Nothing is dropped silently.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,19 +45,14 @@ from mqlearn.pipeline.activity_fields import (
     integer,
     text,
 )
-from mqlearn.pipeline.activity_json import parse_amqsevt_json
-from mqlearn.pipeline.activity_text import NESTED, parse_amqsact
+from mqlearn.pipeline.activity_options import FORMATS, GET_MATCH, QueueDefaults
+from mqlearn.pipeline.activity_text import NESTED
 from mqlearn.pipeline.queues import queue_table
 from mqlearn.pipeline.schema import QUEUE_COLUMNS, TRACE_COLUMNS
 
 if TYPE_CHECKING:
     from mqlearn.pipeline.replay import Replay
 
-FORMATS: dict[str, Callable[[str, str], list[Record]]] = {
-    "amqsevt-json": parse_amqsevt_json,
-    "amqsact": parse_amqsact,
-}
-GET_MATCH = ("none", "msg_id", "correl_id")
 
 # The columns an import adds to TRACE_COLUMNS: what the trace recorded (the replay ignores them)
 # and where each row came from.
@@ -151,19 +146,6 @@ _BROWSE = C.MQGMO_BROWSE_FIRST | C.MQGMO_BROWSE_NEXT
 _NAMES = ("object_name", "resolved_q", "resolved_qmgr", "resolved_local_q", "resolved_local_qmgr")
 _PUTS = (MQXF["MQXF_PUT"], MQXF["MQXF_PUT1"])
 _GET = MQXF["MQXF_GET"]
-
-
-@dataclass(frozen=True)
-class QueueDefaults:
-    """The definition given to every traced queue that ``queues`` does not define: MQ's defaults
-    for DEFINE QLOCAL on a distributed queue manager, with its 300 s expiry task."""
-
-    msgdlvsq: str = "PRIORITY"
-    defprty: int = 0
-    maxdepth: int = 5000
-    capexpry: int = -1
-    profile: str = "distributed"
-    expiry_interval_s: int = 300
 
 
 @dataclass(frozen=True)

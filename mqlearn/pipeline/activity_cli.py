@@ -16,14 +16,13 @@ from __future__ import annotations
 import argparse
 from datetime import datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
-
-from mqlearn.pipeline.activity import FORMATS, GET_MATCH, QueueDefaults, import_activity
+from mqlearn.pipeline.activity_options import FORMATS, GET_MATCH, QueueDefaults
 from mqlearn.pipeline.schema import QUEUE_COLUMNS
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 ACTION = "import-activity"
 
@@ -68,6 +67,9 @@ def _start(value: str | None) -> datetime | int | None:
 
 
 def _read_table(path: str) -> pd.DataFrame:
+    import pandas as pd
+    import pyarrow.parquet as pq
+
     if Path(path).suffix == ".csv":
         return pd.read_csv(path, dtype={"qmgr": "string", "queue": "string"})
     return pq.read_table(path).to_pandas()
@@ -81,12 +83,17 @@ def _write(frame: pd.DataFrame, path: str) -> Path:
     if target.suffix == ".csv":
         frame.to_csv(target, index=False)
     else:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
         pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), target)
     return target
 
 
 def run(args: argparse.Namespace, err: TextIO) -> None:
     """Import, write, and print what became of the operations."""
+    from mqlearn.pipeline.activity import import_activity  # pandas: only when importing
+
     for path in (args.out, args.rejects, args.queues_out):
         if path is not None and Path(path).suffix not in (".parquet", ".csv"):
             raise ValueError(f"{path}: written as .parquet or .csv")
