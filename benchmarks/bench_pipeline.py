@@ -54,7 +54,6 @@ import datetime as dt
 import io
 import json
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -66,6 +65,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+import results
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "pipeline.json"
@@ -525,20 +525,8 @@ def verdicts(entries: list[dict[str, Any]]) -> list[tuple[bool, str]]:
 
 
 def machine() -> dict[str, Any]:
-    cpu = platform.processor() or platform.machine()
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return {
-        "cpu": cpu,
-        "cores": os.cpu_count(),
-        "python": platform.python_version(),
-        "load": [round(value, 2) for value in os.getloadavg()],
-    }
+    """results.machine(), with the load at the start as numbers (each run prints its own)."""
+    return results.machine() | {"load": [round(value, 2) for value in os.getloadavg()]}
 
 
 def main() -> None:
