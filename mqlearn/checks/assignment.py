@@ -80,6 +80,20 @@ def chosen_exercises(items: Sequence[str]) -> list[Exercise]:
 # --- the master notebook ---------------------------------------------------------------------
 
 
+def assignment_of(
+    items: Sequence[str], name: str | None, points: float
+) -> tuple[list[Exercise], str]:
+    """The exercises ``items`` name and the assignment's name (by default their notebooks',
+    ``nb01-nb03``); ValueError for a name that is not a file name or points of 0 or less."""
+    exercises = chosen_exercises(items)
+    name = name or "-".join(dict.fromkeys(e.name.split(".")[0] for e in exercises))
+    if not NAME.fullmatch(name):
+        raise ValueError(f"an assignment name is letters, digits, '_', '.' or '-'; got {name!r}")
+    if points <= 0:
+        raise ValueError(f"points per question must be more than 0; got {points}")
+    return exercises, name
+
+
 def _config(name: str) -> str:
     return textwrap.dedent(
         f"""\
@@ -243,12 +257,7 @@ def assign(
     into ``out/dist`` (``student/`` to hand out, ``autograder/<name>-autograder_*.zip`` to grade
     with). ``otter assign`` first grades the master's own solutions (``run_tests``). ``out`` is
     new or empty, and appears only once everything in it is written."""
-    exercises = chosen_exercises(items)
-    name = name or "-".join(dict.fromkeys(e.name.split(".")[0] for e in exercises))
-    if not NAME.fullmatch(name):
-        raise ValueError(f"an assignment name is letters, digits, '_', '.' or '-'; got {name!r}")
-    if points <= 0:
-        raise ValueError(f"points per question must be more than 0; got {points}")
+    exercises, name = assignment_of(items, name, points)
     with building(out) as work:
         master = work / "source" / f"{name}.ipynb"
         master.parent.mkdir()

@@ -186,14 +186,9 @@ def assign_class(
     """Write one handout per roster student, the manifest and the variety report to ``out``
     (which must not exist, or be empty); with ``otter``, the otter-grader export in
     ``out/otter`` too. Nothing is left behind when anything fails."""
-    from mqlearn.checks.assignment import NAME, assign, chosen_exercises
+    from mqlearn.checks.assignment import assign, assignment_of
 
-    exercises = chosen_exercises(items)
-    name = name or "-".join(dict.fromkeys(e.name.split(".")[0] for e in exercises))
-    if not NAME.fullmatch(name):
-        raise ValueError(f"an assignment name is letters, digits, '_', '.' or '-'; got {name!r}")
-    if points <= 0:
-        raise ValueError(f"points per question must be more than 0; got {points}")
+    exercises, name = assignment_of(items, name, points)
     with building(out) as work:
         (work / HANDOUTS).mkdir()
         for student in roster.ids:
