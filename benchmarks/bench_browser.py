@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -309,12 +310,70 @@ def kernel_times(n: int, clicks: int) -> dict[str, list[float]]:
     return out
 
 
+def topology_ab(baseline: Path, n: int, clicks: int, rounds: int) -> None:
+    """The topology's clicks, A/B in one run: the kernel (and so the view's ES module) imports
+    mqlearn from ``baseline`` (another checkout, say main's) or from this checkout, in turn,
+    ``rounds`` times each, so that a busy machine weighs on both alike."""
+    from playwright.sync_api import sync_playwright
+
+    sides = {"baseline": str(baseline.resolve()), "this": str(ROOT)}
+    times: dict[str, dict[str, list[float]]] = {side: {} for side in sides}
+    loads = [os.getloadavg()[0]]
+    saved = os.environ.get("PYTHONPATH")
+    try:
+        with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            for r in range(rounds):
+                order = list(sides) if r % 2 == 0 else list(sides)[::-1]
+                for side in order:
+                    os.environ["PYTHONPATH"] = sides[side]
+                    print(f"round {r + 1}, {side} ({sides[side]})")
+                    got = topology_click_times(browser, Path(tmp), n, clicks)
+                    for action, values in got.items():
+                        times[side].setdefault(action, []).extend(values)
+                    loads.append(os.getloadavg()[0])
+            browser.close()
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
+    print(
+        f"The topology A/B, {n} messages on each of two queues, {clicks} clicks x {rounds} "
+        f"rounds each (ms); load average (1 min) {min(loads):.1f}-{max(loads):.1f}"
+    )
+    print(f"{'action':8} {'base p50':>9} {'base p95':>9} {'this p50':>9} {'this p95':>9} "
+          f"{'p95 base/this':>14}")  # fmt: skip
+    for action in TOPOLOGY_ACTIONS:
+        b, t = times["baseline"][action], times["this"][action]
+        b95, t95 = percentile(b, 0.95), percentile(t, 0.95)
+        print(
+            f"{action:8} {statistics.median(b):9.1f} {b95:9.1f} {statistics.median(t):9.1f} "
+            f"{t95:9.1f} {b95 / t95:13.2f}x"
+        )
+    ok = all(percentile(times["this"][a], 0.95) <= CLICK_P95_MS for a in TOPOLOGY_ACTIONS)
+    print(f"{'PASS' if ok else 'FAIL'}: topology, click to pixels p95 <= {CLICK_P95_MS:.0f} ms")
+    kernel = topology_kernel_times(n, clicks)
+    print("kernel share (this checkout, in-process) p50: " + ", ".join(
+        f"{a} {statistics.median(v):.1f} ms" for a, v in kernel.items()))  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="200 messages, 5 clicks each")
     parser.add_argument("--json", type=Path, help="write the results here too")
+    parser.add_argument(
+        "--topology-ab",
+        type=Path,
+        metavar="CHECKOUT",
+        help="only the topology, A/B against another checkout's mqlearn (e.g. main's)",
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="A/B rounds (--topology-ab)")
     args = parser.parse_args(argv)
     n, clicks = (200, 5) if args.quick else (1_000, 20)
+    if args.topology_ab:
+        topology_ab(args.topology_ab, n, clicks, args.rounds)
+        return 0
     from playwright.sync_api import sync_playwright
 
     results: dict[str, Any] = {"messages": n, "clicks": clicks}
