@@ -158,7 +158,10 @@ function setText(node, text) {
 
 // Make `parent`'s children exactly `wanted`, moving only what is out of place: a redraw after
 // undo or a replay touches the few chips that differ, so the browser lays out and paints little.
+// What leaves goes first, so a row that lost its head is not rebuilt by moving every chip up one.
 function patchChildren(parent, wanted) {
+  const keep = new Set(wanted);
+  for (const child of [...parent.children]) if (!keep.has(child)) child.remove();
   wanted.forEach((node, i) => {
     const here = parent.children[i];
     if (here !== node) parent.insertBefore(node, here || null);
