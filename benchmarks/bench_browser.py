@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -192,8 +193,14 @@ TOPOLOGY_ACTIONS = {
 }
 
 
-def topology_click_times(browser: Any, folder: Path, n: int, clicks: int) -> dict[str, list[float]]:
-    """ms from click to painted change on the topology view, per click of each kind."""
+RENDER_MS = "() => Number(document.querySelector('.mq-topology .mq-qv').dataset.renderMs)"
+
+
+def topology_click_times(
+    browser: Any, folder: Path, n: int, clicks: int, render: dict[str, list[float]] | None = None
+) -> dict[str, list[float]]:
+    """ms from click to painted change on the topology view, per click of each kind; ``render``
+    gets the view's own time to draw each new scene (its script alone, no layout or paint)."""
     page_nb = one_cell_notebook(folder / "bench_topology.ipynb", TOPOLOGY_CELL.format(n=n))
     out: dict[str, list[float]] = {}
     with servers.voila(page_nb, folder / "voila-topology.log") as url:
@@ -207,6 +214,8 @@ def topology_click_times(browser: Any, folder: Path, n: int, clicks: int) -> dic
                     CLICK_TO_PAINT, [selector, ".mq-topology .mq-qv", NO_CHANGE_MS]
                 )
                 out[action].append(NO_CHANGE_MS if took is None else took)
+                if render is not None:
+                    render.setdefault(action, []).append(page.evaluate(RENDER_MS))
                 page.wait_for_timeout(400)
             print(f"  topology {action}: median {statistics.median(out[action]):.0f} ms")
         page.close()
@@ -311,6 +320,57 @@ def kernel_times(n: int, clicks: int) -> dict[str, list[float]]:
     return out
 
 
+def topology_ab(baseline: Path, n: int, clicks: int, rounds: int) -> None:
+    """The topology's clicks, A/B in one run: the kernel (and so the view's ES module) imports
+    mqlearn from ``baseline`` (another checkout, say main's) or from this checkout, in turn,
+    ``rounds`` times each, so that a busy machine weighs on both alike."""
+    from playwright.sync_api import sync_playwright
+
+    sides = {"baseline": str(baseline.resolve()), "this": str(ROOT)}
+    times: dict[str, dict[str, list[float]]] = {side: {} for side in sides}
+    render: dict[str, dict[str, list[float]]] = {side: {} for side in sides}
+    loads = [os.getloadavg()[0]]
+    saved = os.environ.get("PYTHONPATH")
+    try:
+        with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            for r in range(rounds):
+                order = list(sides) if r % 2 == 0 else list(sides)[::-1]
+                for side in order:
+                    os.environ["PYTHONPATH"] = sides[side]
+                    print(f"round {r + 1}, {side} ({sides[side]})")
+                    got = topology_click_times(browser, Path(tmp), n, clicks, render[side])
+                    for action, values in got.items():
+                        times[side].setdefault(action, []).extend(values)
+                    loads.append(os.getloadavg()[0])
+            browser.close()
+    finally:
+        if saved is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved
+    print(
+        f"The topology A/B, {n} messages on each of two queues, {clicks} clicks x {rounds} "
+        f"rounds each (ms); load average (1 min) {min(loads):.1f}-{max(loads):.1f}"
+    )
+    for what, figures in (("click to paint", times), ("the view's draw (script only)", render)):
+        print(what)
+        print(f"{'action':8} {'base p50':>9} {'base p95':>9} {'this p50':>9} {'this p95':>9} "
+              f"{'p95 base/this':>14}")  # fmt: skip
+        for action in TOPOLOGY_ACTIONS:
+            b, t = figures["baseline"][action], figures["this"][action]
+            b95, t95 = percentile(b, 0.95), percentile(t, 0.95)
+            print(
+                f"{action:8} {statistics.median(b):9.1f} {b95:9.1f} {statistics.median(t):9.1f} "
+                f"{t95:9.1f} {b95 / max(t95, 0.1):13.2f}x"
+            )
+    ok = all(percentile(times["this"][a], 0.95) <= CLICK_P95_MS for a in TOPOLOGY_ACTIONS)
+    print(f"{'PASS' if ok else 'FAIL'}: topology, click to pixels p95 <= {CLICK_P95_MS:.0f} ms")
+    kernel = topology_kernel_times(n, clicks)
+    print("kernel share (this checkout, in-process) p50: " + ", ".join(
+        f"{a} {statistics.median(v):.1f} ms" for a, v in kernel.items()))  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="200 messages, 5 clicks each")
@@ -320,8 +380,18 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="write benchmarks/results/bench_browser.json (docs/performance.md is made from it)",
     )
+    parser.add_argument(
+        "--topology-ab",
+        type=Path,
+        metavar="CHECKOUT",
+        help="only the topology, A/B against another checkout's mqlearn (e.g. main's)",
+    )
+    parser.add_argument("--rounds", type=int, default=3, help="A/B rounds (--topology-ab)")
     args = parser.parse_args(argv)
     n, clicks = (200, 5) if args.quick else (1_000, 20)
+    if args.topology_ab:
+        topology_ab(args.topology_ab, n, clicks, args.rounds)
+        return 0
     from playwright.sync_api import sync_playwright
 
     results: dict[str, Any] = {"messages": n, "clicks": clicks}

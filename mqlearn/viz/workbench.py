@@ -31,6 +31,12 @@ _FIELD = widgets.Layout(width="14em")
 _NUMBER = widgets.Layout(width="10em")
 _WRAP = widgets.Layout(flex_flow="row wrap", align_items="center")
 _NARROW = {"description_width": "4.5em"}
+_COLUMN_WIDE = "calc(100% - 4px)"  # a field of the advanced options: as wide as its column allows
+
+
+def _column() -> widgets.Layout:
+    """A column of the advanced options, a gutter on its right (the next column starts there)."""
+    return widgets.Layout(min_width="0", flex="1 1 22em", padding="0 1em 0 0")
 
 
 def _button(text: str, css: str, tooltip: str, primary: bool = False) -> widgets.Button:
@@ -191,17 +197,19 @@ class Workbench(ControlPanel):
         return widgets.VBox([put, widgets.HBox([act, history], layout=_WRAP)])
 
     def _advanced(self) -> widgets.Widget:
-        # wide enough for the longest option and description: none is cut off at 800 px
+        # wide enough for the longest option and description: none is cut off at 800 px, and
+        # none reaches into the next column: a field is its column's width less its own margins
+        # (ipywidgets' 2 px each side), and the columns keep a gutter between them
         for field, width in (
             (self.report, "30em"),
             (self.persistence, "30em"),
             (self.browse, "24em"),
             (self.wait, "16em"),
         ):  # as wide as its column allows, up to what its longest option needs
-            field.layout = widgets.Layout(width="100%", max_width=width)
+            field.layout = widgets.Layout(width=_COLUMN_WIDE, max_width=width)
             field.style = {"description_width": "initial"}
         for field in (self.reply_to, self.match_msg_id, self.match_correl_id):
-            field.layout = widgets.Layout(width="100%", max_width="24em")
+            field.layout = widgets.Layout(width=_COLUMN_WIDE, max_width="24em")
         put = widgets.VBox(
             [
                 widgets.HTML("<b>MQPUT options</b>"),
@@ -211,7 +219,7 @@ class Workbench(ControlPanel):
                 self.persistence,
                 self.put_syncpoint,
             ],
-            layout=widgets.Layout(min_width="0", flex="1 1 22em"),
+            layout=_column(),
         )
         get = widgets.VBox(
             [
@@ -225,9 +233,11 @@ class Workbench(ControlPanel):
                 self.wait,
                 widgets.HBox([self.commit_button, self.backout_button]),
             ],
-            layout=widgets.Layout(min_width="0", flex="1 1 22em"),
+            layout=_column(),
         )
-        return widgets.HBox([put, get], layout=_WRAP)
+        # both columns start at the top: their headings side by side, not one half a column lower
+        columns = widgets.Layout(flex_flow="row wrap", align_items="flex-start")
+        return widgets.HBox([put, get], layout=columns)
 
     def _chart_widgets(self) -> list[widgets.Widget]:
         v = self.chart_views

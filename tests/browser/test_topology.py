@@ -45,6 +45,8 @@ OVERLAPS = """(nodes) => {
 }"""
 BAR_SHARES = """(chip) => [...chip.querySelectorAll('.mq-bar')].map(
   (b) => Math.round(100 * b.getBoundingClientRect().width / b.parentNode.getBoundingClientRect().width))"""
+GLIDING_DONE = """() => [...document.querySelectorAll('.mq-topology .mq-chip')].every((n) =>
+  !n.getAnimations().some((a) => a.effect && a.effect.getKeyframes().some((k) => k.transform)))"""
 TRUNCATED = """(root) => [...root.querySelectorAll('button, .mq-chip-label, .mq-chip-expiry, span')]
   .filter((n) => n.offsetParent !== null && n.scrollWidth > n.clientWidth + 1)
   .map((n) => n.textContent)"""
@@ -90,6 +92,13 @@ def chip(page: Page, label: str, where: str | None = None) -> Locator:
     return page.locator(found)
 
 
+def settled(page: Page) -> Page:
+    """``page`` once no chip of the topology is still gliding (for a screenshot of where things
+    are, not of where they pass)."""
+    page.wait_for_function(GLIDING_DONE)
+    return page
+
+
 def clock(page: Page, button: str, now: str) -> None:
     page.locator(f".mq-topology {button}").click()
     expect(page.locator(".mq-topology .mq-qv-clock")).to_have_text(f"now {now}")
@@ -108,7 +117,9 @@ def test_exp10_xqh06_the_hop_seen_expiry_on_xmitq_and_link_discard_and_report_ba
         assert c.evaluate(BAR_SHARES) == [100, 25]  # MD and MQXQH Expiry on one chip's scale
         clock(page, ".mq-advance-1s", "1.0 s")
         expect(chip(page, "A", "QM2")).to_have_attribute("data-state", "expired")
-        page.screenshot(path=artifacts / "topology_1400_expired_on_xmitq.png", full_page=True)
+        settled(page).screenshot(
+            path=artifacts / "topology_1400_expired_on_xmitq.png", full_page=True
+        )
         page.locator('.mq-channel-start[data-channel="QM1.TO.QM2"]').click()
         expect(page.locator('.mq-channel-stop[data-channel="QM1.TO.QM2"]')).to_have_count(1)
         clock(page, ".mq-advance-100ms", "1.1 s")
@@ -118,7 +129,9 @@ def test_exp10_xqh06_the_hop_seen_expiry_on_xmitq_and_link_discard_and_report_ba
         clock(page, ".mq-advance-1s", "2.1 s")
         clock(page, ".mq-advance-1s", "3.1 s")
         expect(chip(page, "B", "QM1.TO.QM2")).to_have_attribute("data-state", "expired")
-        page.screenshot(path=artifacts / "topology_1400_expired_in_transit.png", full_page=True)
+        settled(page).screenshot(
+            path=artifacts / "topology_1400_expired_in_transit.png", full_page=True
+        )
         clock(page, ".mq-advance-1s", "4.1 s")
         expect(chip(page, "B", "APP.IN")).to_have_attribute("data-state", "expired")
         page.locator('.mq-get[data-queue="APP.IN"]').click()
@@ -135,13 +148,13 @@ def test_exp10_xqh06_the_hop_seen_expiry_on_xmitq_and_link_discard_and_report_ba
         expect(page.locator(".mq-topology .mq-play")).to_be_enabled()
         clock(page, ".mq-advance-1s", "5.1 s")
         expect(chip(page, "R·B", "QM2.TO.QM1")).to_have_attribute("data-state", "report")
-        page.screenshot(path=artifacts / "topology_1400_report_back.png", full_page=True)
+        settled(page).screenshot(path=artifacts / "topology_1400_report_back.png", full_page=True)
         for now in ("6.1 s", "7.1 s", "8.1 s"):
             clock(page, ".mq-advance-1s", now)
         expect(chip(page, "R·B", "REPLY.Q")).to_have_attribute("data-state", "report")
         for width in WIDTHS:
             page.set_viewport_size({"width": width, "height": 900})
-            page.screenshot(path=artifacts / f"topology_{width}.png", full_page=True)
+            settled(page).screenshot(path=artifacts / f"topology_{width}.png", full_page=True)
             cut = page.locator(".mq-topology").evaluate(TRUNCATED)
             assert cut == [], f"labels cut off at {width} px: {cut}"
     assert hosts == [], f"requests left the server: {hosts}"

@@ -206,18 +206,39 @@ CUT_OFF = """() => {
 }"""
 
 
+# A field of the advanced options that reaches out of its column (into the next one, or past the
+# page's edge): every widget of each column must lie inside that column's box.
+SPILLS = """() => {
+  const out = [];
+  const row = document.querySelector('.mq-more-options .widget-hbox');
+  const columns = [...row.children].filter((c) => c.offsetParent !== null);
+  for (const column of columns) {
+    const box = column.getBoundingClientRect();
+    for (const n of column.querySelectorAll('.widget-inline-hbox, .widget-dropdown, button')) {
+      const r = n.getBoundingClientRect();
+      if (r.width && (r.left < box.left - 0.5 || r.right > box.right + 0.5))
+        out.push(`${n.textContent.trim().slice(0, 40)}: ${Math.round(r.left)}-${Math.round(r.right)} ` +
+                 `outside its column ${Math.round(box.left)}-${Math.round(box.right)}`);
+    }
+  }
+  return out;
+}"""
+
+
 def test_no_label_is_cut_off_at_800_or_1400px_with_every_section_open(
     page: Page, page_errors: list[str], tmp_path: Path, artifacts: Path
 ) -> None:
     """Words match pixels: descriptions, options, chips, the report inbox and the charts' text
-    all fit, with a report (MQFB_EXPIRATION) and an unlimited Expiry on screen."""
+    all fit, with a report (MQFB_EXPIRATION) and an unlimited Expiry on screen; no option of
+    *More MQI options* reaches out of its column (the widest Report option chosen)."""
     with servers.voila(WORKBENCH, tmp_path / "voila.log") as url:
         page.set_viewport_size({"width": 1400, "height": 1000})
         page.goto(url)
         expect(page.locator(".mq-qv")).to_be_visible()
         page.locator(".mq-more-options").get_by_text("More MQI options").click()  # its title
         page.locator(".mq-more-options select").first.wait_for()
-        page.locator(".mq-more-options select").first.select_option(label="MQRO_EXPIRATION")
+        report = page.locator(".mq-more-options select").first  # its longest option
+        report.select_option(label="MQRO_EXPIRATION_WITH_FULL_DATA")
         _type(page.locator(".mq-expiry input"), 10)
         page.locator(".mq-put").click()
         expect(page.locator(".mq-result")).to_contain_text("MQPUT OK: A")
@@ -237,6 +258,8 @@ def test_no_label_is_cut_off_at_800_or_1400px_with_every_section_open(
             page.screenshot(path=artifacts / f"workbench_open_{width}px.png", full_page=True)
             cut = page.evaluate(CUT_OFF)
             assert cut == [], f"cut off at {width} px: {cut}"
+            spills = page.evaluate(SPILLS)
+            assert spills == [], f"options reach out of their column at {width} px: {spills}"
         assert not page_errors, f"JavaScript errors in the page: {page_errors}"
 
 

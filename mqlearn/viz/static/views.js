@@ -158,7 +158,10 @@ function setText(node, text) {
 
 // Make `parent`'s children exactly `wanted`, moving only what is out of place: a redraw after
 // undo or a replay touches the few chips that differ, so the browser lays out and paints little.
+// What leaves goes first, so a row that lost its head is not rebuilt by moving every chip up one.
 function patchChildren(parent, wanted) {
+  const keep = new Set(wanted);
+  for (const child of [...parent.children]) if (!keep.has(child)) child.remove();
   wanted.forEach((node, i) => {
     const here = parent.children[i];
     if (here !== node) parent.insertBefore(node, here || null);
@@ -571,44 +574,121 @@ function paceDelay(speed) {
 // furthest along), each message's two Expiry fields as bars on the scale of its own Expiry
 // (c.scale). Buttons send {do: ...} to the kernel. Between two scenes a message that moved
 // (same label, another place) glides from where it was to where it is.
-function bars(node, c) {
-  const box = el("div", "mq-bars");
-  const scale = c.scale || 1;
-  const bar = (cls, value, title) => {
-    const b = el("div", "mq-bar " + cls);
-    const share = value === -1 ? 1 : Math.max(0, Math.min(1, value / scale));
-    b.style.width = (share * 100).toFixed(1) + "%";
-    b.title = title;
-    box.appendChild(b);
-  };
-  bar("mq-bar-outer", c.expiry, `MQMD Expiry ${expiryText(c)} tenths left (decides discard)`);
-  if (c.embedded_expiry !== undefined) {
-    const e = { expiry: c.embedded_expiry };
-    bar("mq-bar-embedded", c.embedded_expiry, `MQXQH's embedded Expiry ${expiryText(e)} tenths`);
+//
+// A new scene patches what is on screen: the frame, the boxes, the tracks and their buttons are
+// built once and kept by name; a chip is kept by its message id and only the attributes, texts
+// and bar widths that changed are written; rows are reordered in place (patchChildren). The only
+// layout reads are the rects of the few chips that change place (all read before any write,
+// then all after), so a click on a deep topology lays out once and paints only what changed.
+
+function setData(node, key, value) {
+  if (value === undefined) {
+    if (key in node.dataset) delete node.dataset[key];
+  } else if (node.dataset[key] !== value) {
+    node.dataset[key] = value;
   }
-  node.appendChild(box);
+}
+
+function setWidth(node, share) {
+  const width = (share * 100).toFixed(1) + "%";
+  if (node.style.width !== width) node.style.width = width;
+}
+
+function setTitle(node, title) {
+  if (node.title !== title) node.title = title;
+}
+
+function barShare(value, scale) {
+  return value === -1 ? 1 : Math.max(0, Math.min(1, value / scale));
+}
+
+// The chip's parts that come and go with its state: the two Expiry bars and the trip bar.
+function chipPart(node, cls, wanted, make) {
+  let part = node.querySelector(":scope > ." + cls);
+  if (!wanted) {
+    if (part) part.remove();
+    return null;
+  }
+  if (!part) {
+    part = make();
+    node.appendChild(part);
+  }
+  return part;
+}
+
+function chipTitle(c) {
+  const deadline = c.deadline_ms === null ? "never expires" : "deadline " + seconds(c.deadline_ms);
+  const where = c.state === "discarded" ? `discarded from ${c.where}, ran out on ${c.ran_out}`
+    : `on ${c.where}`;
+  return `${c.label} ${where}: Priority ${c.priority}, Expiry ${expiryText(c)} tenths left, ` +
+    `${deadline}; ` + (STATE_TEXT[c.state] || c.state);
+}
+
+// Make `node` show chip `c`, writing only what differs from what it shows now.
+function patchTopologyChip(node, c) {
+  setData(node, "id", String(c.id));
+  setData(node, "label", c.label);
+  setData(node, "state", c.state);
+  setData(node, "lane", String(c.lane));
+  setData(node, "expiry", String(c.expiry));
+  setData(node, "embeddedExpiry",
+    c.embedded_expiry === undefined ? undefined : String(c.embedded_expiry));
+  setData(node, "where", c.where);
+  const [glyph, label, expiry] = node.children;
+  setText(glyph, GLYPH[c.state] || "");
+  setText(label, c.label);
+  setText(expiry, c.embedded_expiry === undefined ? expiryText(c)
+    : `MD ${expiryText(c)} · XQH ${expiryText({ expiry: c.embedded_expiry })}`);
+  setTitle(node, chipTitle(c));
+  const finite = c.expiry !== -1 || (c.embedded_expiry !== undefined && c.embedded_expiry !== -1);
+  const box = chipPart(node, "mq-bars", c.state !== "discarded" && c.state !== "got" && finite,
+    () => el("div", "mq-bars"));
+  if (box) {
+    const scale = c.scale || 1;
+    const outer = box.firstChild || box.appendChild(el("div", "mq-bar mq-bar-outer"));
+    setWidth(outer, barShare(c.expiry, scale));
+    setTitle(outer, `MQMD Expiry ${expiryText(c)} tenths left (decides discard)`);
+    let embedded = outer.nextSibling;
+    if (c.embedded_expiry === undefined) {
+      if (embedded) embedded.remove();
+    } else {
+      embedded = embedded || box.appendChild(el("div", "mq-bar mq-bar-embedded"));
+      setWidth(embedded, barShare(c.embedded_expiry, scale));
+      setTitle(embedded,
+        `MQXQH's embedded Expiry ${expiryText({ expiry: c.embedded_expiry })} tenths`);
+    }
+  }
+  const trip = chipPart(node, "mq-trip", c.progress !== undefined, () => el("div", "mq-trip"));
+  if (trip) {
+    setWidth(trip, c.progress);
+    setTitle(trip, `${Math.round(c.progress * 100)} % of the way`);
+  }
+  if (box && trip && box.nextSibling !== trip) node.appendChild(trip); // bars, then the trip
+  return node;
 }
 
 function topologyChip(c) {
-  const node = makeChip(c);
-  node.dataset.where = c.where;
-  node.classList.add("mq-chip-wide");
-  const where = c.state === "discarded" ? `discarded from ${c.where}, ran out on ${c.ran_out}`
-    : `on ${c.where}`;
-  node.title = `${c.label} ${where}: ` + node.title.slice(node.title.indexOf(":") + 2);
-  if (c.embedded_expiry !== undefined) {
-    node.querySelector(".mq-chip-expiry").textContent =
-      `MD ${expiryText(c)} · XQH ${expiryText({ expiry: c.embedded_expiry })}`;
+  const node = el("div", "mq-chip mq-chip-wide");
+  node.append(el("span", "mq-chip-glyph"), el("span", "mq-chip-label"),
+    el("span", "mq-chip-expiry"));
+  return patchTopologyChip(node, c);
+}
+
+// The chip nodes on screen by message id, for the next scene to reuse (one node, one place).
+function chipPool(root) {
+  const pool = new Map();
+  for (const node of root.querySelectorAll(".mq-topo .mq-chip")) {
+    const id = node.dataset.id;
+    if (!pool.has(id)) pool.set(id, []);
+    pool.get(id).push(node);
   }
-  const finite = c.expiry !== -1 || (c.embedded_expiry !== undefined && c.embedded_expiry !== -1);
-  if (c.state !== "discarded" && c.state !== "got" && finite) bars(node, c);
-  if (c.progress !== undefined) {
-    const trip = el("div", "mq-trip");
-    trip.style.width = (c.progress * 100).toFixed(0) + "%";
-    trip.title = `${Math.round(c.progress * 100)} % of the way`;
-    node.appendChild(trip);
-  }
-  return node;
+  return pool;
+}
+
+function takeChip(pool, c) {
+  const nodes = pool.get(String(c.id));
+  const node = nodes && nodes.length ? nodes.shift() : null;
+  return node ? patchTopologyChip(node, c) : topologyChip(c);
 }
 
 function button(cls, text, title, data, send) {
@@ -620,97 +700,140 @@ function button(cls, text, title, data, send) {
   return b;
 }
 
-function chipRow(chips, more) {
-  const row = el("div", "mq-topo-chips");
-  for (const c of chips) row.appendChild(topologyChip(c));
+// `row`'s children: the chips of `chips`, then a "+N more" chip when some are folded.
+function patchChipRow(row, chips, more, pool) {
+  const wanted = chips.map((c) => takeChip(pool, c));
   if (more && more.count) {
-    const node = el("span", "mq-more", `+${more.count} more (${more.expired} expired)`);
-    node.dataset.count = String(more.count);
-    row.appendChild(node);
+    const text = `+${more.count} more (${more.expired} expired)`;
+    const node = row.querySelector(":scope > .mq-more") || el("span", "mq-more");
+    setText(node, text);
+    setData(node, "count", String(more.count));
+    wanted.push(node);
   }
-  return row;
+  patchChildren(row, wanted);
 }
 
-function channelTrack(ch, rightward, send) {
+function channelTrack(ch, send) {
   const track = el("div", "mq-channel");
   track.dataset.channel = ch.name;
-  track.dataset.running = String(ch.running);
   const head = el("div", "mq-channel-label");
-  const arrow = rightward ? "→" : "←";
-  head.append(el("span", "mq-channel-name",
-    `${arrow} ${ch.name} · ${ch.running ? "RUNNING" : "STOPPED"} · ` +
-    `${(ch.latency_ms / 1000).toFixed(1)} s on the way`));
-  const verb = ch.running ? "stop" : "start";
-  const toggle = button(`mq-channel-${verb} mq-channel-toggle`,
-    `${verb.toUpperCase()} CHANNEL`, `${verb} the channel from ${ch.from} to ${ch.to}`,
-    { channel: ch.name }, send);
-  toggle.dataset.do = verb;
-  head.append(toggle);
-  track.append(head);
-  const lane = chipRow(ch.in_flight, ch.more);
-  lane.classList.add("mq-channel-track");
-  if (rightward) lane.classList.add("mq-rightward"); // the first sent, furthest along: on the right
-  track.append(lane);
+  const name = el("span", "mq-channel-name");
+  const toggle = button("", "", "", { channel: ch.name }, send);
+  head.append(name, toggle);
+  const lane = el("div", "mq-topo-chips mq-channel-track");
+  track.append(head, lane);
+  track._parts = { name, toggle, lane };
   return track;
+}
+
+function patchChannel(track, ch, rightward, pool) {
+  const { name, toggle, lane } = track._parts;
+  setData(track, "running", String(ch.running));
+  setText(name, `${rightward ? "→" : "←"} ${ch.name} · ${ch.running ? "RUNNING" : "STOPPED"} · ` +
+    `${(ch.latency_ms / 1000).toFixed(1)} s on the way`);
+  const verb = ch.running ? "stop" : "start";
+  const cls = `mq-channel-${verb} mq-channel-toggle`;
+  if (toggle.className !== cls) toggle.className = cls;
+  setText(toggle, `${verb.toUpperCase()} CHANNEL`);
+  setTitle(toggle, `${verb} the channel from ${ch.from} to ${ch.to}`);
+  setData(toggle, "do", verb);
+  lane.classList.toggle("mq-rightward", rightward); // the first sent, furthest along: on the right
+  patchChipRow(lane, ch.in_flight, ch.more, pool);
 }
 
 function qmgrBox(qm, send) {
   const box = el("div", "mq-qmgr");
   box.dataset.qmgr = qm.name;
   const head = el("div", "mq-qmgr-name");
-  head.append(el("span", "", `${qm.name} (${qm.profile})`));
-  const scan = button("mq-scan", qm.scan, "discard every expired message on this queue " +
-    "manager's queues now, with reports (EXP-28)", { qmgr: qm.name }, send);
-  scan.dataset.do = "scan";
-  head.append(scan);
-  box.appendChild(head);
-  for (const q of qm.queues) {
-    const queue = el("div", "mq-topo-queue");
-    queue.dataset.queue = q.name;
-    const title = el("div", "mq-qv-box-title");
-    title.append(el("span", "", `${q.xmitq ? "transmission queue " : ""}${q.name} · ` +
-      `CURDEPTH ${q.curdepth}`));
-    const get = button("mq-get", "MQGET", `MQGET from ${q.name} (no wait, no syncpoint)`,
-      { qmgr: qm.name, queue: q.name }, send);
-    get.dataset.do = "get";
-    title.append(get);
-    queue.append(title, chipRow(q.chips, q.more));
-    box.appendChild(queue);
-  }
+  const name = el("span", "");
+  const scan = button("mq-scan", "", "discard every expired message on this queue " +
+    "manager's queues now, with reports (EXP-28)", { qmgr: qm.name, do: "scan" }, send);
+  head.append(name, scan);
   const out = el("div", "mq-qv-box mq-qv-out");
   out.append(el("div", "mq-qv-box-title", "returned by the last MQGET"));
-  if (qm.got) out.appendChild(topologyChip(qm.got));
   const tray = el("div", "mq-qv-box mq-qv-tray");
   tray.append(el("div", "mq-qv-box-title", "discarded (gone for good)"));
-  for (const c of qm.tray) tray.appendChild(topologyChip(c));
-  box.append(out, tray);
+  box.append(head, out, tray);
+  box._parts = { name, scan, out, tray, queues: new Map() };
   return box;
 }
 
-// Where each chip is (label -> {where, rect}), to glide the ones that change place.
-function positions(root) {
+function queueBox(qm, q, send) {
+  const queue = el("div", "mq-topo-queue");
+  queue.dataset.queue = q.name;
+  const title = el("div", "mq-qv-box-title");
+  const name = el("span", "");
+  const get = button("mq-get", "MQGET", `MQGET from ${q.name} (no wait, no syncpoint)`,
+    { qmgr: qm.name, queue: q.name, do: "get" }, send);
+  title.append(name, get);
+  const row = el("div", "mq-topo-chips");
+  queue.append(title, row);
+  queue._parts = { name, row };
+  return queue;
+}
+
+function patchQmgr(box, qm, pool, send) {
+  const p = box._parts;
+  setText(p.name, `${qm.name} (${qm.profile})`);
+  setText(p.scan, qm.scan);
+  const queues = qm.queues.map((q) => {
+    const queue = p.queues.get(q.name) || queueBox(qm, q, send);
+    p.queues.set(q.name, queue);
+    setText(queue._parts.name, `${q.xmitq ? "transmission queue " : ""}${q.name} · ` +
+      `CURDEPTH ${q.curdepth}`);
+    patchChipRow(queue._parts.row, q.chips, q.more, pool);
+    return queue;
+  });
+  patchChildren(box, [box.firstChild, ...queues, p.out, p.tray]);
+  const title = (node) => node.firstChild;
+  patchChildren(p.out, [title(p.out), ...(qm.got ? [takeChip(pool, qm.got)] : [])]);
+  patchChildren(p.tray, [title(p.tray), ...qm.tray.map((c) => takeChip(pool, c))]);
+}
+
+// Where each chip of `scene` will be (label -> where), to find the ones that change place.
+function placesIn(scene) {
   const at = new Map();
-  for (const node of root.querySelectorAll(".mq-chip")) {
+  const put = (c) => {
+    if (c.state !== "discarded") at.set(c.label, c.where);
+  };
+  for (const qm of scene.qmgrs) {
+    for (const q of qm.queues) q.chips.forEach(put);
+    if (qm.got) put(qm.got);
+  }
+  for (const ch of scene.channels) ch.in_flight.forEach(put);
+  return at;
+}
+
+// The rects of the chips on screen whose label will be somewhere else in `scene` (read before
+// any write: one layout, and only these few chips measured).
+function movers(body, scene) {
+  const next = placesIn(scene);
+  const from = new Map();
+  for (const node of body.querySelectorAll(".mq-chip")) {
+    const label = node.dataset.label;
+    if (node.dataset.state === "discarded" || !next.has(label)) continue;
+    if (next.get(label) === node.dataset.where) continue;
     // a glide still running ends now: measure where the chip is, not where it is passing
     if (node.getAnimations) node.getAnimations().forEach((a) => a.finish());
-    if (node.dataset.state !== "discarded") {
-      at.set(node.dataset.label, { where: node.dataset.where, rect: node.getBoundingClientRect() });
-    }
+    from.set(label, node.getBoundingClientRect());
   }
-  return at;
+  return from;
 }
 
 // Only a chip that moved to another queue, channel or box glides (a shift along its row
 // does not): few animations, so a click still paints at once on a deep topology.
-function glide(root, before, ms) {
-  if (!ms) return;
-  for (const node of root.querySelectorAll(".mq-chip")) {
-    const seen = before.get(node.dataset.label);
-    if (!seen || seen.where === node.dataset.where) continue;
-    const from = seen.rect;
-    const to = node.getBoundingClientRect();
-    const dx = from.left - to.left;
-    const dy = from.top - to.top;
+function glide(body, from, ms) {
+  if (!ms || !from.size) return;
+  const moved = [];
+  for (const node of body.querySelectorAll(".mq-chip")) {
+    if (node.dataset.state === "discarded") continue;
+    const rect = from.get(node.dataset.label);
+    if (rect) moved.push([node, rect, null]);
+  }
+  for (const m of moved) m[2] = m[0].getBoundingClientRect(); // all reads, then all writes
+  for (const [node, a, b] of moved) {
+    const dx = a.left - b.left;
+    const dy = a.top - b.top;
     if (Math.abs(dx) < 2 && Math.abs(dy) < 2) continue;
     node.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
       { duration: ms, easing: "ease-in-out" });
@@ -727,16 +850,19 @@ function renderTopology(model, root) {
   const caption = el("div", "mq-qv-narration mq-ruled");
   const stepLine = el("div", "mq-qv-step mq-ruled");
   const body = el("div", "mq-topo");
+  const boxes = new Map(); // queue manager name -> its box
+  const tracks = new Map(); // channel name -> its track
+  const betweens = new Map(); // "QM1|QM2" -> the column of channels between two boxes
   let steps = [];
   const go = (k) => {
-    root.querySelectorAll(".mq-visiting").forEach((n) => n.classList.remove("mq-visiting"));
+    body.querySelectorAll(".mq-visiting").forEach((n) => n.classList.remove("mq-visiting"));
     const step = steps[k - 1];
     if (!step) {
       setText(stepLine, steps.length ? "press ▶ Play or drag the steps to follow this call" : "");
       return;
     }
     setRuleText(stepLine, `${k}. ${step.say}`, root._rules);
-    const node = root.querySelector(`.mq-chip[data-id="${step.id}"]`);
+    const node = body.querySelector(`.mq-chip[data-id="${step.id}"]`);
     if (node) node.classList.add("mq-visiting");
   };
   const pace = pacer(go);
@@ -745,31 +871,42 @@ function renderTopology(model, root) {
   const draw = () => {
     const scene = model.get("state");
     const started = performance.now();
-    const before = drawn ? positions(root) : new Map();
+    const delay = paceDelay(model.get("speed"));
+    const gliding = drawn !== null && drawn !== scene.n && delay > 0;
+    const from = gliding ? movers(body, scene) : new Map();
+    body.querySelectorAll(".mq-visiting").forEach((n) => n.classList.remove("mq-visiting"));
     setText(clock, "now " + seconds(scene.now_ms));
     setRules(root, scene.rules);
     setRuleText(caption, scene.caption || "", root._rules);
-    const row = el("div", "mq-topo");
-    row.classList.add("mq-topo-row");
+    const pool = chipPool(body);
+    const wanted = [];
     scene.qmgrs.forEach((qm, i) => {
       if (i > 0) {
-        const between = el("div", "mq-topo-channels");
         const left = scene.qmgrs[i - 1].name;
-        for (const ch of scene.channels) {
+        const key = `${left}|${qm.name}`;
+        const between = betweens.get(key) || el("div", "mq-topo-channels");
+        betweens.set(key, between);
+        const here = scene.channels.filter((ch) => {
           const pair = [ch.from, ch.to];
-          if (pair.includes(qm.name) && pair.includes(left)) {
-            between.appendChild(channelTrack(ch, ch.to === qm.name, send));
-          }
-        }
-        row.appendChild(between);
+          return pair.includes(qm.name) && pair.includes(left);
+        }).map((ch) => {
+          const track = tracks.get(ch.name) || channelTrack(ch, send);
+          tracks.set(ch.name, track);
+          patchChannel(track, ch, ch.to === qm.name, pool);
+          return track;
+        });
+        patchChildren(between, here);
+        wanted.push(between);
       }
-      row.appendChild(qmgrBox(qm, send));
+      const box = boxes.get(qm.name) || qmgrBox(qm, send);
+      boxes.set(qm.name, box);
+      patchQmgr(box, qm, pool, send);
+      wanted.push(box);
     });
-    body.replaceChildren(...row.childNodes);
+    patchChildren(body, wanted);
     root.dataset.renderMs = (performance.now() - started).toFixed(1); // read by bench_browser
     root.dataset.transition = String(scene.n || 0);
-    const delay = paceDelay(model.get("speed"));
-    if (drawn !== scene.n) glide(root, before, delay ? Math.min(delay, 700) : 0);
+    if (gliding) glide(body, from, Math.min(delay, 700));
     drawn = scene.n;
     steps = scene.steps || [];
     pace.load(steps.length, 0, delay);
