@@ -54,10 +54,12 @@ notebooks: $(STAMP)
 browser: $(STAMP)
 	$(PY) -m pytest tests/browser
 
-# The engine benchmark, then click-to-paint in real Chromium (benchmarks/bench_browser.py).
+# The engine benchmark, then click-to-paint in real Chromium (benchmarks/bench_browser.py); each
+# writes benchmarks/results/<name>.json, and docs/performance.md is rendered from those files.
 bench: $(STAMP)
-	$(PY) benchmarks/bench_engine.py
-	$(PY) benchmarks/bench_browser.py
+	$(PY) benchmarks/bench_engine.py --results
+	$(PY) benchmarks/bench_browser.py --results
+	$(PY) tools/performance_doc.py
 
 # The property and differential tests with fresh random examples, seed after seed, for
 # FUZZ_MINUTES; prints every seed tried and how to replay a failing one (tools/fuzz.py).

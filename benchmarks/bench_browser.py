@@ -39,6 +39,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from results import table, write  # noqa: E402  (benchmarks/results.py, beside this file)
+
 from tests.browser import servers  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
@@ -236,6 +238,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="200 messages, 5 clicks each")
     parser.add_argument("--json", type=Path, help="write the results here too")
+    parser.add_argument(
+        "--results",
+        action="store_true",
+        help="write benchmarks/results/bench_browser.json (docs/performance.md is made from it)",
+    )
     args = parser.parse_args(argv)
     n, clicks = (200, 5) if args.quick else (1_000, 20)
     from playwright.sync_api import sync_playwright
@@ -341,7 +348,56 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'PASS' if ok else 'FAIL'}: first paint <= {FIRST_PAINT_S:.0f} s ({how})")
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
+    if args.results:
+        print(f"results: {write('bench_browser', result_tables(results, n, clicks))}")
     return 0
+
+
+def result_tables(results: dict[str, Any], n: int, clicks: int) -> list[dict[str, Any]]:
+    """The printed figures as the tables of benchmarks/results/bench_browser.json."""
+    first_view, *again = results["first_view_ms"]
+    return [
+        table(
+            f"Click to painted change, {n} messages on the queue, {clicks} clicks each (ms)",
+            ["action", "view p50", "view p95", "charts p95", "charts/view", "kernel p50"],
+            [
+                [
+                    r["action"],
+                    round(r["view_p50"], 1),
+                    round(r["view_p95"], 1),
+                    round(r["charts_p95"], 1),
+                    round(r["ratio"], 1),
+                    round(r["kernel_p50"], 1),
+                ]
+                for r in results["rows"]
+            ],
+            f"Target: view p95 <= {CLICK_P95_MS:.0f} ms, kernel share <= {KERNEL_MS:.0f} ms.",
+        ),
+        table(
+            f"The same clicks with {DEEP} messages on the queue (ms)",
+            ["action", "view p50", "view p95"],
+            [
+                [r["action"], round(r["view_p50"], 1), round(r["view_p95"], 1)]
+                for r in results["deep"]
+            ],
+        ),
+        table(
+            "First paint and first view",
+            ["what", "seconds"],
+            [
+                ["app, a kernel per page (Binder's Voila)", round(results["first_paint_s"], 2)],
+                ["the app page itself, empty queue", round(results["first_paint_app_s"], 2)],
+                ["app, pre-heated kernel (make app)", round(results["first_paint_preheated_s"], 2)],
+                ["Voila's floor (one HTML widget)", round(results["first_paint_floor_s"], 2)],
+                ["notebook first view in JupyterLab", round(first_view / 1000, 2)],
+                [
+                    "another workbench in the same notebook",
+                    round(statistics.median(again) / 1000, 2),
+                ],
+            ],
+            f"Target: first paint <= {FIRST_PAINT_S:.0f} s, first view <= {FIRST_VIEW_MS:.0f} ms.",
+        ),
+    ]
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ import os
 import platform
 import pstats
 import random
+import selectors
+import subprocess
 import sys
 import time
 import tracemalloc
@@ -37,13 +39,17 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
+from subprocess import PIPE
 from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # measure this checkout's engine, installed or not
-    sys.path.insert(0, str(ROOT))
+# the engine measured: this checkout's, installed or not, or another checkout's in an A/B cell's
+# process (--vs: the parent sets BENCH_ENGINE_ROOT for the other side's processes)
+ENGINE_ROOT = os.environ.get("BENCH_ENGINE_ROOT", str(ROOT))
+sys.path.insert(0, ENGINE_ROOT)
 
 from baseline import ApiFloor, make_baseline  # noqa: E402
+from results import table, write  # noqa: E402
 
 import mqlearn as mq  # noqa: E402
 
@@ -590,6 +596,251 @@ def profile_engine(kind: str, depth: int, rounds: Sequence[Round], n_rounds: int
 
 
 # ---------------------------------------------------------------------------------------------
+# Cells: this engine beside another checkout's (--vs), each cell in a process of its own
+# ---------------------------------------------------------------------------------------------
+# "cycle" is the workload above (events on, gc.collect() before each repetition). The other three
+# are a request/reply cycle at constant depth: put a request and a second message, get one of
+# them, then get the front message. "plain" gets the second message as it comes, "MsgId" gets the
+# request by its MsgId (MQMO_MATCH_MSG_ID), "CorrelId" puts a reply whose CorrelId is the
+# request's MsgId and gets it by CorrelId (MQMO_MATCH_CORREL_ID), as request/reply lessons do. So
+# every message but a reply has CorrelId MQCI_NONE, and after the first matched get the store
+# keeps an index of them all: a cell's cost per cycle should not depend on the depth.
+CELL_MODES = ("cycle", "plain", "MsgId", "CorrelId")
+CELL_DEPTHS = {"full": (1_000, 1_000_000), "quick": (1_000, 10_000)}
+
+
+class CellSubject:
+    """One queue manager and queue primed to ``depth`` for one cell (events recorded)."""
+
+    def __init__(self, kind: str, depth: int, mode: str) -> None:
+        self.mode = mode
+        self.engine = EngineSubject(kind, record_events=True)
+        self.rounds = make_rounds(max(depth // PUTS_PER_ROUND, 10_000))
+        self.cursor = 0
+        rng = random.Random(SEED)
+        self.priorities = [rng.randrange(LANES) for _ in range(1024)]
+        if mode == "cycle":
+            prime(self.engine, self.rounds, depth)
+            self.cursor = depth // PUTS_PER_ROUND
+        else:
+            q, pmo, priorities = self.engine.q, self.engine.pmo, self.priorities
+            for i in range(depth):
+                q.put(b"primed", mq.MD(Priority=priorities[i % 1024]), pmo)
+        version = {"Version": CMQC.MQGMO_VERSION_2}
+        options = {"Options": CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, **version}
+        self.by_msgid = mq.GMO(MatchOptions=CMQC.MQMO_MATCH_MSG_ID, **options)
+        self.by_correlid = mq.GMO(MatchOptions=CMQC.MQMO_MATCH_CORREL_ID, **options)
+
+    def run(self, count: int) -> None:
+        """``count`` cycles (for "cycle", ``count`` rounds of 7 cycles each)."""
+        if self.mode == "cycle":
+            self.engine.timed_loop(self.rounds, self.cursor, count)
+            self.cursor += count
+            return
+        q, pmo, gmo = self.engine.q, self.engine.pmo, self.engine.gmo
+        by_msgid, by_correlid, priorities = self.by_msgid, self.by_correlid, self.priorities
+        mode = self.mode
+        for i in range(count):
+            priority = priorities[i % 1024]
+            request = mq.MD(Priority=priority)
+            q.put(b"request", request, pmo)
+            if mode == "CorrelId":
+                q.put(b"reply", mq.MD(CorrelId=request.MsgId, Priority=priority), pmo)
+                q.get(None, mq.MD(CorrelId=request.MsgId), by_correlid)
+            elif mode == "MsgId":
+                q.put(b"other", mq.MD(Priority=priority), pmo)
+                q.get(None, mq.MD(MsgId=request.MsgId), by_msgid)
+            else:
+                q.put(b"other", mq.MD(Priority=priority), pmo)
+                q.get(None, mq.MD(), gmo)
+            q.get(None, mq.MD(), gmo)
+
+    def cycles(self, count: int) -> int:
+        return count * GETS_PER_ROUND if self.mode == "cycle" else count
+
+
+def serve_cell(kind: str, depth: int, mode: str, seconds: float) -> None:
+    """A cell's process (``--cell``): prime, size a repetition to about ``seconds``, print
+    "ready"; then for every "rep" line on stdin, gc.collect(), time one repetition and print
+    its cycles and seconds as JSON."""
+    subject = CellSubject(kind, depth, mode)
+    count = 1
+    while True:
+        t0 = time.perf_counter()
+        subject.run(count)
+        elapsed = time.perf_counter() - t0
+        if elapsed >= seconds / 4:
+            count = max(1, math.ceil(count * seconds / elapsed))
+            break
+        count *= 2
+    print("ready", flush=True)
+    for line in sys.stdin:
+        if line.strip() != "rep":
+            break
+        gc.collect()
+        t0 = time.process_time()  # CPU seconds: a shared machine's other work adds little
+        subject.run(count)
+        elapsed = time.process_time() - t0
+        print(json.dumps([subject.cycles(count), elapsed]), flush=True)
+
+
+@dataclass
+class Cell:
+    kind: str
+    depth: int
+    mode: str
+    engine: str  # "this" or the --vs checkout
+    us_per_cycle: float | None  # best repetition; None: no answer within CELL_TIMEOUT
+
+
+CELL_SECONDS = 0.3  # a cell's repetition takes about this long
+CELL_TIMEOUT = 120.0  # seconds a cell's process may take to prime, or to run one repetition
+
+
+def measure_cells(
+    engines: dict[str, str],
+    depths: Sequence[int],
+    reps: int,
+    seconds: float,
+    modes: Sequence[str] = CELL_MODES,
+) -> list[Cell]:
+    """Every cell for every engine (name -> checkout root), the engines' repetitions
+    interleaved A B A B ... one process each, a cell's processes alive together. A process
+    that does not answer within CELL_TIMEOUT (priming, or a repetition) is stopped and its
+    cell has no figure (the CorrelId index of an engine that copies it on every put cannot
+    even be built at depth 1e6)."""
+    cells: list[Cell] = []
+    for mode in modes:
+        for kind in KINDS:
+            for depth in depths:
+                children = {
+                    name: start_cell(root, kind, depth, mode, seconds)
+                    for name, root in engines.items()
+                }
+                best: dict[str, float | None] = dict.fromkeys(children, math.inf)
+                for _ in range(reps):
+                    for name, child in children.items():
+                        answer = ask(child, "rep") if best[name] is not None else None
+                        if answer is None:
+                            best[name] = None
+                            continue
+                        cycles, elapsed = json.loads(answer)
+                        best[name] = min(best[name] or math.inf, 1e6 * elapsed / cycles)
+                for name, child in children.items():
+                    if child.poll() is None:
+                        child.kill()
+                    child.wait()
+                    cells.append(Cell(kind, depth, mode, name, best[name]))
+                progress(f"cell {mode} {kind} {depth}")
+    return cells
+
+
+def start_cell(
+    root: str, kind: str, depth: int, mode: str, seconds: float
+) -> subprocess.Popen[str]:
+    command = [sys.executable, __file__, "--cell", kind, str(depth), mode, str(seconds)]
+    env = {**os.environ, "BENCH_ENGINE_ROOT": root}
+    return subprocess.Popen(command, env=env, stdin=PIPE, stdout=PIPE, text=True)
+
+
+def ask(child: subprocess.Popen[str], line: str) -> str | None:
+    """Send ``line`` to a cell's process once it is ready and return its answer; None when
+    getting ready or answering takes longer than CELL_TIMEOUT (the process is then stopped)."""
+    assert child.stdin is not None and child.stdout is not None
+    if not getattr(child, "ready", False):
+        if _answer(child) != "ready":
+            return None
+        child.ready = True  # type: ignore[attr-defined]
+    child.stdin.write(line + "\n")
+    child.stdin.flush()
+    return _answer(child)
+
+
+def _answer(child: subprocess.Popen[str]) -> str | None:
+    """The next line a cell's process prints (one at a time: it waits for the next order)."""
+    assert child.stdout is not None
+    with selectors.DefaultSelector() as selector:
+        selector.register(child.stdout, selectors.EVENT_READ)
+        if child.poll() is not None or not selector.select(CELL_TIMEOUT):
+            child.kill()
+            return None
+    return child.stdout.readline().strip() or None
+
+
+def cell_tables(cells: list[Cell], depths: Sequence[int]) -> list[dict[str, Any]]:
+    """The cells as tables: µs per cycle per engine and the ratio this/other per cell, then
+    each engine's cost at the largest depth over its cost at the smallest."""
+    engines = list(dict.fromkeys(c.engine for c in cells))
+    modes = list(dict.fromkeys(c.mode for c in cells))
+    cost = {(c.mode, c.kind, c.depth, c.engine): c.us_per_cycle for c in cells}
+    rows = []
+    for mode in modes:
+        for kind in KINDS:
+            for depth in depths:
+                row: list[Any] = [mode, kind, depth]
+                figures = [cost[(mode, kind, depth, e)] for e in engines]
+                row += [_shown(f, 2) for f in figures]
+                if len(engines) == 2:
+                    row.append(_shown(_ratio(figures[0], figures[1]), 3))
+                rows.append(row)
+    columns = ["cell", "queue", "depth", *(f"µs/cycle {e}" for e in engines)]
+    if len(engines) == 2:
+        columns.append(f"{engines[0]}/{engines[1]}")
+    lo, hi = min(depths), max(depths)
+    scale_rows = [
+        [
+            mode,
+            kind,
+            *(
+                _shown(_ratio(cost[(mode, kind, hi, e)], cost[(mode, kind, lo, e)]), 2)
+                for e in engines
+            ),
+        ]
+        for mode in modes
+        for kind in KINDS
+    ]
+    return [
+        {
+            "title": "Cells: cost per cycle, this engine"
+            + (f" beside {engines[1]}" if len(engines) == 2 else ""),
+            "columns": columns,
+            "rows": rows,
+            "notes": "CPU µs (time.process_time), best of the repetitions, gc.collect() before each; "
+            "engines interleaved, "
+            "one process per engine and cell. cycle: the workload above (1 get + 10/7 puts); "
+            "plain/MsgId/CorrelId: 2 puts + 2 gets of a request/reply cycle. "
+            f"> {CELL_TIMEOUT:.0f} s: no answer within that time (priming or one repetition).",
+        },
+        {
+            "title": f"Cells: depth scaling (cost per cycle at {hi} / at {lo})",
+            "columns": ["cell", "queue", *engines],
+            "rows": scale_rows,
+            "notes": "A flat index keeps every cell near 1 at any depth.",
+        },
+    ]
+
+
+def _ratio(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a / b
+
+
+def _shown(value: float | None, digits: int) -> float | str:
+    return f"> {CELL_TIMEOUT:.0f} s" if value is None else round(value, digits)
+
+
+def print_table(table: dict[str, Any]) -> None:
+    heading(table["title"])
+    widths = [
+        max(len(str(v)) for v in [column, *(row[i] for row in table["rows"])])
+        for i, column in enumerate(table["columns"])
+    ]
+    for row in [table["columns"], *table["rows"]]:
+        print("  ".join(f"{v!s:>{w}}" for v, w in zip(row, widths, strict=True)))
+    if table["notes"]:
+        print(table["notes"])
+
+
+# ---------------------------------------------------------------------------------------------
 # Report
 # ---------------------------------------------------------------------------------------------
 def heading(title: str) -> None:
@@ -658,6 +909,30 @@ def print_throughput(timings: list[Timing], mode: str) -> None:
             f"{off.full_collections:>5} {off.full_collection_seconds:>6.2f}"
         )
     print("full gcs: generation-2 collections during all the repetitions, and their seconds")
+
+
+def throughput_table(timings: list[Timing], mode: str) -> dict[str, Any]:
+    """The throughput section as a results table."""
+    rows = []
+    for (kind, depth), row in group_by_point(timings, mode).items():
+        on, off, base = (row[name] for name in SUBJECTS)
+        rows.append(
+            [
+                kind,
+                depth,
+                round(on.us_per_cycle, 2),
+                round(off.us_per_cycle, 2),
+                round(base.us_per_cycle, 2),
+                round(on.cycles_per_s / base.cycles_per_s, 3),
+                round(off.cycles_per_s / base.cycles_per_s, 3),
+            ]
+        )
+    return table(
+        f"Cost per cycle, {mode} collection",
+        ["queue", "depth", "µs events on", "µs events off", "µs baseline", "on/base", "off/base"],
+        rows,
+        "Wall µs, best repetition; ratio = engine cycles/s over the baseline's (target ≥ 1/20).",
+    )
 
 
 def print_tracked(tracked: dict[tuple[str, int, str], int]) -> None:
@@ -822,14 +1097,46 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--reps", type=int, help="timed repetitions per subject and mode (default 3)"
     )
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc section")
+    parser.add_argument(
+        "--vs",
+        metavar="ROOT",
+        help="measure the cells against the engine of another checkout too (A/B, same run)",
+    )
+    parser.add_argument("--cells-only", action="store_true", help="measure the cells only")
+    parser.add_argument(
+        "--cell-modes", nargs="+", choices=CELL_MODES, default=CELL_MODES, help="cells to measure"
+    )
+    parser.add_argument("--cell", nargs=4, help=argparse.SUPPRESS)  # a cell's own process
+    parser.add_argument(
+        "--results",
+        action="store_true",
+        help="write benchmarks/results/bench_engine.json (docs/performance.md is made from it)",
+    )
     return parser.parse_args(argv)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.cell:
+        kind, depth, mode, seconds = args.cell
+        serve_cell(kind, int(depth), mode, float(seconds))
+        return 0
     settings = QUICK if args.quick else FULL
     if args.reps:
         settings = replace(settings, reps=args.reps)
+    engines = {"this": str(ROOT)}
+    if args.vs:
+        engines[Path(args.vs).resolve().name] = str(Path(args.vs).resolve())
+    cell_depths = CELL_DEPTHS["quick" if args.quick else "full"]
+    if args.cells_only:
+        reps = args.reps or 5
+        cells = measure_cells(engines, cell_depths, reps, CELL_SECONDS, args.cell_modes)
+        tables = cell_tables(cells, cell_depths)
+        for one in tables:
+            print_table(one)
+        if args.results:
+            print(f"results: {write('bench_engine', tables)}")
+        return 0
     print_intro(settings)
     load_start = load()
     lo, hi = min(settings.depths), max(settings.depths)
@@ -856,12 +1163,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         print_memory(memory)
     targets = evaluate(timings, scale_rows, checks, memory)
     print_targets(targets)
+    cells = measure_cells(engines, cell_depths, settings.reps, CELL_SECONDS)
+    result_tables = [
+        *(throughput_table(timings, mode) for mode in MODES),
+        *cell_tables(cells, cell_depths),
+        table(
+            "Memory per queued message (tracemalloc, fresh PRIORITY queue, payload excluded)",
+            ["subject", "messages", "bytes/message"],
+            [[m.subject, m.messages, round(m.bytes_per_message, 1)] for m in memory],
+        ),
+        table(
+            "Targets",
+            ["verdict", "target", "detail"],
+            [[verdict(t["ok"]), t["target"], t["detail"]] for t in targets],
+        ),
+    ]
+    for one in result_tables[2:-2]:
+        print_table(one)
     load_end = load()
     print(f"\nLoad average (1, 5, 15 min) at the start {load_start}, at the end {load_end}")
     if args.profile:
         for kind in KINDS:
             heading(f"cProfile: engine, events on, {kind} depth {hi}")
             print(profile_engine(kind, hi, rounds, 2_000 if not args.quick else 200))
+    if args.results:
+        print(f"results: {write('bench_engine', result_tables)}")
     if args.json:
         write_json(
             args.json,

@@ -22,12 +22,12 @@ from mqlearn.engine import transmission
 from mqlearn.engine.channel import Channel
 from mqlearn.engine.descriptor import carried_fields
 from mqlearn.engine.handle import Queue
+from mqlearn.engine.mqi_checks import check_put_md, message_bytes
 from mqlearn.engine.objects import QRemote
 from mqlearn.engine.qmgr import QueueManager
 from mqlearn.engine.reply import reply_md, report_expired
 from mqlearn.engine.rule_formulas import NEVER, deadline_of, is_expired, remaining_tenths
 from mqlearn.engine.simulation import Scheduled, Simulation
-from mqlearn.engine.validate import check_put_md, message_bytes
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.structs import GMO, MD, PMO

@@ -12,18 +12,18 @@ from hypothesis import strategies as st
 import mqlearn as mq
 from mqlearn import CMQC as C
 from mqlearn import patterns as p
-from tests.engine.helpers_part1 import raises_reason
-from tests.engine.helpers_part2 import (
+from tests.engine.helpers import (
     APP_Q,
     DEAD_Q,
     DLH_LEN,
     REPLY_Q,
     events,
-    get,
+    get_from,
     get_reason,
     linked_qmgrs,
-    put,
+    put_to,
     qm_with_queues,
+    raises_reason,
     unpack_dlh,
 )
 
@@ -33,7 +33,7 @@ INVALID_Q = "APP.INVALID"
 def reports(qm: mq.QueueManager, queue: str = REPLY_Q) -> list[mq.MD]:
     found = []
     while qm.curdepth(queue):
-        found.append(get(qm, queue)[1])
+        found.append(get_from(qm, queue)[1])
     return found
 
 
@@ -59,18 +59,18 @@ def test_eip01_absolute_expiry_not_later_than_now_leaves_nothing() -> None:
 
 
 def test_eip01_put_until_turns_the_deadline_into_a_relative_expiry() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.sim.advance(seconds=1)
     md = p.put_until(qm, APP_Q, b"quote", expires_at_ms=4_000)
     assert md is not None and md.Expiry == 30
     qm.sim.advance(ms=2_999)
-    assert get(qm, APP_Q, browse=True)[1].Expiry == 1
+    assert get_from(qm, APP_Q, browse=True)[1].Expiry == 1
     qm.sim.advance(ms=1)
     assert get_reason(qm, APP_Q) == C.MQRC_NO_MSG_AVAILABLE
 
 
 def test_eip01_deadline_before_the_send_time_expires_at_once_with_its_report() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.sim.advance(seconds=5)
     md = mq.MD(Report=C.MQRO_EXPIRATION, ReplyToQ=REPLY_Q)
     assert p.put_until(qm, APP_Q, b"stale", expires_at_ms=5_000, md=md) is None
@@ -122,7 +122,7 @@ def test_eip02_bad_values_are_refused() -> None:
 
 
 def test_eip02_producer_ttl_and_per_send_ttl_set_expiry_and_jmsexpiration() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.sim.advance(seconds=10)
     producer = p.JmsProducer(qm, APP_Q, time_to_live=2_500)
     first = producer.send(b"a")
@@ -133,7 +133,7 @@ def test_eip02_producer_ttl_and_per_send_ttl_set_expiry_and_jmsexpiration() -> N
     short = producer.send(b"c")
     assert (short.md.Expiry, short.jms_expiration) == (1, 10_050)
     qm.sim.advance(seconds=3)
-    assert get(qm, APP_Q)[0] == b"b"  # the 2.5 s and 0.1 s ones expired
+    assert get_from(qm, APP_Q)[0] == b"b"  # the 2.5 s and 0.1 s ones expired
     assert get_reason(qm, APP_Q) == C.MQRC_NO_MSG_AVAILABLE
 
 
@@ -141,23 +141,23 @@ def test_eip02_a_ttl_too_long_for_mqmd_expiry_is_put_unlimited_with_jms_expirati
     """IBM's "Mapping JMS header fields at send() or publish()": a time-to-live of 214 748 364.7 s
     or more does not fit in MQMD.Expiry; the client puts MQEI_UNLIMITED and carries the real
     expiration time in the MQRFH2 (jms.Exp), which mqlearn keeps as JmsMessage.jms_expiration."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.sim.advance(seconds=10)
     eight_years = 250_000_000_000  # ms
     sent = p.JmsProducer(qm, APP_Q).send(b"long", time_to_live=eight_years)
     assert sent.md.Expiry == C.MQEI_UNLIMITED
     assert sent.jms_expiration == 10_000 + eight_years
     qm.sim.advance(seconds=10 * 365 * 24 * 3600)  # ten years: the queue manager never expires it
-    assert get(qm, APP_Q)[0] == b"long"
+    assert get_from(qm, APP_Q)[0] == b"long"
 
 
 def test_eip02_jms_expiration_is_an_absolute_time_not_the_ttl_that_remains() -> None:
     """JMSExpiration (jms.Exp) stays send time + TTL however long the message waits, while the
     Expiry an MQI get returns is the lifetime left (EXP-11)."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     sent = p.JmsProducer(qm, APP_Q, time_to_live=60_000).send(b"quote")
     qm.sim.advance(seconds=20)
-    _, md = get(qm, APP_Q)
+    _, md = get_from(qm, APP_Q)
     assert md.Expiry == 400  # 40 s left
     assert sent.jms_expiration == p.jms_expiration(mq.Simulation(), 60_000) == 60_000
 
@@ -169,7 +169,7 @@ def test_eip03_after_reaching_its_queue_only_time_to_be_received_applies() -> No
     link = linked_qmgrs(latency_ms=500)
     p.msmq_send(link.channel, APP_Q, b"m", time_to_reach_queue=2_000, time_to_be_received=10_000)
     link.sim.advance(seconds=5)  # arrived at 0.5 s; TTRQ (2 s) is over, TTBR (10 s) is not
-    assert get(link.qm2, APP_Q, browse=True)[1].Expiry == 50
+    assert get_from(link.qm2, APP_Q, browse=True)[1].Expiry == 50
     link.sim.advance(seconds=5)
     assert get_reason(link.qm2, APP_Q) == C.MQRC_NO_MSG_AVAILABLE
 
@@ -180,7 +180,7 @@ def test_eip03_stopped_channel_message_expires_in_transit_after_time_to_reach_qu
     p.msmq_send(
         link.channel, APP_Q, b"m", time_to_reach_queue=2_000, time_to_be_received=10_000, md=md
     )
-    xmit_md = get(link.qm1, "QM2", browse=True)[1]
+    xmit_md = get_from(link.qm1, "QM2", browse=True)[1]
     assert xmit_md.Expiry == 20  # the transmission queue sees the TTRQ bound
     link.sim.advance(seconds=3)
     link.channel.start()
@@ -206,7 +206,7 @@ def test_eip03_the_shorter_lifetime_wins(running: bool) -> None:
     p.msmq_send(link.channel, APP_Q, b"m", time_to_reach_queue=5_000, time_to_be_received=1_000)
     link.sim.advance(ms=900)
     if running:
-        assert get(link.qm2, APP_Q, browse=True)[1].Expiry == 1
+        assert get_from(link.qm2, APP_Q, browse=True)[1].Expiry == 1
     link.sim.advance(ms=100)
     link.channel.start()
     link.sim.advance(ms=1)
@@ -218,7 +218,7 @@ def test_eip03_no_lifetimes_means_unlimited() -> None:
     link = linked_qmgrs()
     md = p.msmq_send(link.channel, APP_Q, b"m")
     link.sim.advance(seconds=1)
-    data, got = get(link.qm2, APP_Q)
+    data, got = get_from(link.qm2, APP_Q)
     assert (data, got.Expiry, got.MsgId) == (b"m", C.MQEI_UNLIMITED, md.MsgId)
     with pytest.raises(ValueError, match="time_to_reach_queue"):
         p.msmq_send(link.channel, APP_Q, b"m", time_to_reach_queue=0)
@@ -228,21 +228,21 @@ def test_eip03_no_lifetimes_means_unlimited() -> None:
 
 
 def test_eip04_ibm_mq_discards_expired_messages_by_default() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     assert qm.expired_action == "discard"
-    put(qm, APP_Q, Expiry=10)
+    put_to(qm, APP_Q, Expiry=10)
     qm.sim.advance(seconds=2)
     assert get_reason(qm, APP_Q) == C.MQRC_NO_MSG_AVAILABLE
     assert qm.curdepth(DEAD_Q) == 0
 
 
 def test_eip04_dead_letter_option_moves_expired_messages_to_the_dlq() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.expired_action = "dead-letter"
-    sent = put(qm, APP_Q, b"late", Expiry=10, Report=C.MQRO_EXPIRATION, ReplyToQ=REPLY_Q)
+    sent = put_to(qm, APP_Q, b"late", Expiry=10, Report=C.MQRO_EXPIRATION, ReplyToQ=REPLY_Q)
     qm.sim.advance(seconds=2)
     assert get_reason(qm, APP_Q) == C.MQRC_NO_MSG_AVAILABLE
-    data, md = get(qm, DEAD_Q)
+    data, md = get_from(qm, DEAD_Q)
     dlh = unpack_dlh(data)
     assert (dlh.Reason, dlh.DestQName.strip(), data[DLH_LEN:]) == (
         C.MQFB_EXPIRATION,
@@ -255,14 +255,14 @@ def test_eip04_dead_letter_option_moves_expired_messages_to_the_dlq() -> None:
 
 def test_eip04_dead_letter_option_falls_back_to_discard() -> None:
     """Without a dead-letter queue, and for messages expiring on the DLQ itself: discarded."""
-    qm = qm_with_queues(deadq=None)
+    qm = qm_with_queues(deadq=None, scans=True)
     qm.expired_action = "dead-letter"
-    put(qm, APP_Q, Expiry=10)
+    put_to(qm, APP_Q, Expiry=10)
     qm.sim.advance(seconds=2)
     assert get_reason(qm, APP_Q) == C.MQRC_NO_MSG_AVAILABLE
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.expired_action = "dead-letter"
-    put(qm, DEAD_Q, Expiry=10)
+    put_to(qm, DEAD_Q, Expiry=10)
     qm.sim.advance(seconds=2)
     assert get_reason(qm, DEAD_Q) == C.MQRC_NO_MSG_AVAILABLE
     with pytest.raises(ValueError, match="expired_action"):
@@ -270,13 +270,13 @@ def test_eip04_dead_letter_option_falls_back_to_discard() -> None:
 
 
 def invalid_channel_setup() -> tuple[mq.QueueManager, p.InvalidMessageChannel]:
-    qm = qm_with_queues(queues=(APP_Q, REPLY_Q, INVALID_Q))
+    qm = qm_with_queues(queues=(APP_Q, REPLY_Q, INVALID_Q), scans=True)
     return qm, p.InvalidMessageChannel(qm, INVALID_Q)
 
 
 def test_eip04_live_message_is_processed() -> None:
     qm, imc = invalid_channel_setup()
-    put(qm, APP_Q, b"fresh", Expiry=50)
+    put_to(qm, APP_Q, b"fresh", Expiry=50)
     held = p.receive(mq.Queue(qm, APP_Q))
     assert held is not None and held.deadline_ms == 5_000
     qm.sim.advance(seconds=4)
@@ -287,7 +287,7 @@ def test_eip04_live_message_is_processed() -> None:
 
 def test_eip04_expired_message_in_hand_goes_to_the_invalid_message_channel() -> None:
     qm, imc = invalid_channel_setup()
-    sent = put(qm, APP_Q, b"slow", Expiry=10, Report=C.MQRO_EXPIRATION, ReplyToQ=REPLY_Q)
+    sent = put_to(qm, APP_Q, b"slow", Expiry=10, Report=C.MQRO_EXPIRATION, ReplyToQ=REPLY_Q)
     held = p.receive(mq.Queue(qm, APP_Q))
     assert held is not None
     qm.sim.advance(seconds=2)  # processing took too long
@@ -296,7 +296,7 @@ def test_eip04_expired_message_in_hand_goes_to_the_invalid_message_channel() -> 
     (report,) = reports(qm)  # rule RPT-08
     assert (report.CorrelId, report.PutApplType) == (sent.MsgId, C.MQAT_UNIX)
     qm.sim.advance(seconds=3600)
-    data, md = get(qm, INVALID_Q)
+    data, md = get_from(qm, INVALID_Q)
     assert (data, md.MsgId, md.Expiry, md.Report) == (b"slow", sent.MsgId, -1, C.MQRO_NONE)
     assert md.PutTime == sent.PutTime  # original context kept
 
@@ -308,7 +308,7 @@ def request_reply_setup(
     *, service_ms: int = 0, **replier_kwargs: Any
 ) -> tuple[mq.QueueManager, p.Requester, p.Replier]:
     """QM1 with SERVICE.IN served by a running Replier, and a Requester (2 s timeout, 5 s expiry)."""
-    qm = qm_with_queues(queues=("SERVICE.IN", REPLY_Q, INVALID_Q))
+    qm = qm_with_queues(queues=("SERVICE.IN", REPLY_Q, INVALID_Q), scans=True)
     replier = p.Replier(
         qm,
         "SERVICE.IN",

@@ -13,7 +13,7 @@ from typing import Any
 
 from mqlearn.engine.descriptor import CONTEXT_FIELDS
 from mqlearn.engine.generated import dead_letter
-from mqlearn.engine.message import Message
+from mqlearn.engine.message import GOT_IN_UOW, SEQ, MessageView, Record
 from mqlearn.engine.objects import QLocal
 from mqlearn.engine.ports import QueueManagerPort
 from mqlearn.engine.transmission import original
@@ -25,9 +25,14 @@ from mqlearn.mqi.errors import MQMIError, reason_name
 class InFlight:
     """A message between the two ends: sent at ``sent_ms``, due at ``arrives_ms``."""
 
-    message: Message
+    message: Record
     sent_ms: int
     arrives_ms: int
+
+    @property
+    def view(self) -> MessageView:
+        """The message as the views read it (got in the channel's unit of work)."""
+        return MessageView(*self.message, GOT_IN_UOW, None, 0)
 
 
 class Channel:
@@ -81,14 +86,14 @@ class Channel:
         self._pump_pending = False
         source, queue = self.source, self.xmitq
         while self.running:
-            message, expired = queue.store.first_live(source.sim.now, self)
+            message, expired = queue.store.find(source.sim.now, self)
             for old in expired:
                 source.discard(queue, old, "channel")
             if message is None:
                 return
             self._send(queue, message)
 
-    def _send(self, queue: QLocal, message: Message) -> None:
+    def _send(self, queue: QLocal, message: Record) -> None:
         sim = self.source.sim
         queue.store.hold(message)  # off CURDEPTH while in flight
         flight = InFlight(message, sim.now, sim.now + self.latency_ms)
@@ -102,7 +107,7 @@ class Channel:
         source, target, queue = self.source, self.target, self.xmitq
         message = flight.message
         self.in_flight.remove(flight)
-        fields, data, deadline, header = original(source, message)
+        fields, data, deadline, header = original(source, message, queue.store.backouts(message))
         ctx = {name: fields[name] for name in CONTEXT_FIELDS}
         if header is None:  # not an MQXQH message: nowhere to deliver it
             self._undeliverable(message, fields, data, ctx, deadline, C.MQRC_FORMAT_ERROR, "", "")
@@ -123,12 +128,12 @@ class Channel:
             )
             return
         queue.store.remove(message)
-        detail = f"from {source.name} message {message.seq}"  # the sender's msg_seq: see docs
+        detail = f"from {source.name} message {message[SEQ]}"  # the sender's msg_seq: see docs
         target.log(dest_q, "channel-arrive", arrived, self.name, detail=detail)
 
     def _undeliverable(
         self,
-        message: Message,
+        message: Record,
         fields: dict[str, Any],
         data: bytes,
         ctx: dict[str, Any],

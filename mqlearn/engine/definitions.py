@@ -12,9 +12,9 @@ from dataclasses import fields
 from typing import Any
 
 from mqlearn.engine.message import GOT_IN_UOW, UNCOMMITTED_PUT
-from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition
+from mqlearn.engine.mqi_checks import fail
+from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition, assign
 from mqlearn.engine.rule_formulas import NOLIMIT, path_cap
-from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
 
 
@@ -74,7 +74,7 @@ class Definitions:
             if type(old) is not type(definition):
                 raise fail(C.MQRC_OBJECT_TYPE_ERROR, f"{definition.name} is a {old.qtype}")
             if isinstance(old, QLocal) and isinstance(definition, QLocal):
-                definition.store = old.store  # REPLACE keeps the messages
+                assign(definition, "store", old.store)  # REPLACE keeps the messages
         self.objects[definition.name] = definition
         self._changed()
 
@@ -104,8 +104,8 @@ class Definitions:
         """ALTER a queue of any type; values are checked before anything changes."""
         definition = self.definition(name)
         checked = definition.altered(**attrs)
-        for f in fields(definition):
-            setattr(definition, f.name, getattr(checked, f.name))
+        for f in fields(definition):  # in place: a definition read before shows the change
+            assign(definition, f.name, getattr(checked, f.name))
         self._changed()
         return definition
 
@@ -131,21 +131,22 @@ class Definitions:
         of work, or a channel's batch) and while the queue is open (2042); mqlearn knows a queue
         is open only when a handle holds one of its messages locked. No reports are generated.
         """
-        local = self.local(name)
-        messages = list(local.store.messages())
+        store = self.local(name).store
+        records = list(store.records())
         if self.uncommitted(name):
             raise fail(C.MQRC_Q_NOT_EMPTY, f"{name} has uncommitted messages")
-        if any(m.locker is not None for m in messages):
+        if any(store.locker(record) is not None for record in records):
             raise fail(C.MQRC_OBJECT_IN_USE, f"{name} is open: a handle holds a message locked")
-        for message in messages:
-            local.store.remove(message)
-            self.log(name, "clear", message)
-        return len(messages)
+        for record in records:
+            store.remove(record)
+            self.log(name, "clear", record)
+        return len(records)
 
     def uncommitted(self, name: str) -> int:
         """Messages on a local queue that an open unit of work has put or got (UNCOM)."""
         pending = (UNCOMMITTED_PUT, GOT_IN_UOW)
-        return sum(1 for m in self.local(name).store.messages() if m.state in pending)
+        store = self.local(name).store
+        return sum(1 for record in store.records() if store.state(record) in pending)
 
     def definition(self, name: str) -> QueueDefinition:
         try:

@@ -14,13 +14,17 @@ from typing import TYPE_CHECKING, Any
 
 from mqlearn.engine.message import (
     CORRELID,
+    CTX,
     DEADLINE,
+    EXTRA,
     MSGID,
     PRIORITY,
     PUT_MS,
-    Message,
+    MessageView,
     Record,
+    field,
     remaining_tenths,
+    unflat,
 )
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.headers import MQMDE
@@ -29,7 +33,8 @@ from mqlearn.mqi.structs import MD
 if TYPE_CHECKING:
     from mqlearn.engine.simulation import Simulation
 
-# Fields a queue keeps in Message slots (MsgId, CorrelId, Priority, Expiry as a deadline, BackoutCount).
+# Fields a record keeps in positions of their own (MsgId, CorrelId, Priority, Expiry as a deadline)
+# or the store beside it (BackoutCount).
 SLOT_FIELDS = frozenset({"MsgId", "CorrelId", "Priority", "Expiry", "BackoutCount"})
 V2_FIELDS = ("GroupId", "MsgSeqNumber", "Offset", "MsgFlags", "OriginalLength")
 CONTEXT_FIELDS = (
@@ -105,16 +110,17 @@ def stored_extra(fields: dict[str, Any]) -> dict[str, Any] | None:
     return extra or None
 
 
-def md_extension(message: Message) -> bytes | None:
+def md_extension(record: Record) -> bytes | None:
     """Rule MD-07: the MQMDE an MQGET with a version-1 MQMD returns in front of the message data,
     or None when every version-2 field of the message has its default value (then there is none).
 
     The MQMDE carries the version-2 fields and the Encoding, CodedCharSetId and Format of the data
     after it; it is in the queue manager's native encoding.
     """
-    extra = message.extra
-    if extra is None:
+    items = record[EXTRA]
+    if items is None:
         return None
+    extra = unflat(items)
     fields = {
         name: extra[name]
         for name in V2_FIELDS
@@ -123,9 +129,9 @@ def md_extension(message: Message) -> bytes | None:
     if not fields:
         return None
     return MQMDE(
-        Encoding=message.field("Encoding", C.MQENC_NATIVE),
-        CodedCharSetId=message.field("CodedCharSetId", C.MQCCSI_Q_MGR),
-        Format=message.field("Format", C.MQFMT_NONE),
+        Encoding=field(record, "Encoding", C.MQENC_NATIVE),
+        CodedCharSetId=field(record, "CodedCharSetId", C.MQCCSI_Q_MGR),
+        Format=field(record, "Format", C.MQFMT_NONE),
         **fields,
     ).pack(C.MQENC_NATIVE)
 
@@ -139,41 +145,21 @@ EXTENSION_FIELDS = {
 
 
 def fill_md(
-    md: MD, message: Message, now: int, sim: Simulation, extension: int | None = None
+    md: MD,
+    record: Record | MessageView,
+    ctx: dict[str, Any],
+    now: int,
+    sim: Simulation,
+    backouts: int = 0,
+    extension: int | None = None,
 ) -> None:
     """Write a retrieved message into ``md`` as MQGET does (rule EXP-11: Expiry = remaining).
 
-    ``extension``: the data returned starts with an MQMDE (rule MD-07), in the character set
-    whose CCSID this is (the queue manager's), so ``md`` (version 1) describes the MQMDE.
+    ``ctx``: the record's put context as a dict (``LocalStore.context`` shares one per context);
+    ``backouts``: its BackoutCount. ``extension``: the data returned starts with an MQMDE (rule
+    MD-07), in the character set whose CCSID this is (the queue manager's), so ``md`` (version 1)
+    describes the MQMDE.
     """
-    d = md.__dict__
-    version = d.get("Version", 1)
-    d.clear()
-    if version != 1:
-        d["Version"] = version
-    d["PutDate"], d["PutTime"] = sim.stamp(message.put_ms)
-    d.update(message.ctx)
-    extra = message.extra
-    if extra is not None:
-        d.update(extra)
-        if version < 2:
-            for name in V2_FIELDS:
-                d.pop(name, None)
-    d["MsgId"] = message.msgid
-    d["CorrelId"] = message.correlid
-    d["Priority"] = message.priority
-    d["Expiry"] = remaining_tenths(message.deadline, now)
-    if message.backouts:
-        d["BackoutCount"] = message.backouts
-    if extension is not None:
-        d.update(EXTENSION_FIELDS)
-        d["CodedCharSetId"] = extension
-
-
-def fill_md_record(md: MD, record: Record, ctx: dict[str, Any], now: int, sim: Simulation) -> None:
-    """:func:`fill_md` for a message kept as its record alone, with no descriptor fields of its
-    own (``extra``), no BackoutCount and no MQMDE: the plain get, which makes no Message.
-    ``ctx``: the record's put context as a dict."""
     d = md.__dict__
     version = d.get("Version", 1)
     d.clear()
@@ -181,14 +167,27 @@ def fill_md_record(md: MD, record: Record, ctx: dict[str, Any], now: int, sim: S
         d["Version"] = version
     d["PutDate"], d["PutTime"] = sim.stamp(record[PUT_MS])
     d.update(ctx)
+    extra = record[EXTRA]
+    if extra is not None:
+        d.update(unflat(extra))
+        if version < 2:
+            for name in V2_FIELDS:
+                d.pop(name, None)
     d["MsgId"] = record[MSGID]
     d["CorrelId"] = record[CORRELID]
     d["Priority"] = record[PRIORITY]
     d["Expiry"] = remaining_tenths(record[DEADLINE], now)
+    if backouts:
+        d["BackoutCount"] = backouts
+    if extension is not None:
+        d.update(EXTENSION_FIELDS)
+        d["CodedCharSetId"] = extension
 
 
-def message_fields(message: Message, now: int, sim: Simulation) -> dict[str, Any]:
+def message_fields(
+    record: Record | MessageView, now: int, sim: Simulation, backouts: int = 0
+) -> dict[str, Any]:
     """Every descriptor field of a stored message (version 2), as a get at ``now`` would see it."""
     md = MD(Version=C.MQMD_VERSION_2)
-    fill_md(md, message, now, sim)
+    fill_md(md, record, unflat(record[CTX]), now, sim, backouts)
     return md.get()

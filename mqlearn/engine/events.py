@@ -27,7 +27,9 @@ KINDS = (
 
 
 class Event(NamedTuple):
-    """One entry of the log. ``expiry`` is the remaining Expiry in tenths at that moment.
+    """One entry of the log. ``expiry`` is the remaining Expiry in tenths at that moment;
+    ``deadline`` the exact virtual time (ms) the message becomes eligible for discard (rule
+    EXP-20), None when it never does or the event concerns no message.
 
     ``msg_seq`` names the message the event concerns: a number its queue manager gave it when it
     arrived, never reused (MsgIds can repeat; this cannot). A message keeps it through a unit of
@@ -47,6 +49,7 @@ class Event(NamedTuple):
     cause: str
     reason: int
     detail: str
+    deadline: int | None
 
 
 COLUMNS = Event._fields
@@ -61,4 +64,5 @@ def events_frame(events: list[Event]) -> pd.DataFrame:
         if row["msg_id"] is not None:
             row["msg_id"] = row["msg_id"].hex()
     frame = pd.DataFrame(rows, columns=list(COLUMNS))
-    return frame.astype({"msg_seq": "Int64", "priority": "Int64", "expiry": "Int64"})
+    integers = {"msg_seq": "Int64", "priority": "Int64", "expiry": "Int64", "deadline": "Int64"}
+    return frame.astype(integers)

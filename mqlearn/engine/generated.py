@@ -3,24 +3,31 @@
 :func:`send` puts a generated message at its destination and, when that fails, falls back as IBM
 describes: reply queue → dead-letter queue → thrown away (rule RPT-06). :func:`dead_letter` puts a
 message behind an MQDLH on the dead-letter queue (DLQ-01); :func:`maybe_trigger` makes the trigger
-message an arrival calls for (TRG-01..03). Expiration reports are built where the discard that
-causes them happens (:mod:`mqlearn.engine.mqget`). Each function reaches the queue manager through
-:class:`~mqlearn.engine.ports.QueueManagerPort`.
+message an arrival calls for (TRG-01..03); :func:`send_expiration_report` builds and sends the
+expiration report a discarded message asked for (RPT-01..08; the discard that causes it is in
+:mod:`mqlearn.engine.mqget`, an application's in :mod:`mqlearn.engine.reply`). Each function
+reaches the queue manager through :class:`~mqlearn.engine.ports.QueueManagerPort`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.engine.message import GOT_IN_UOW, Message
-from mqlearn.engine.rule_formulas import NEVER, queued_priority
+from mqlearn.engine.descriptor import IDENTITY_FIELDS
+from mqlearn.engine.message import GOT_IN_UOW, PRIORITY, Record
+from mqlearn.engine.objects import assign
+from mqlearn.engine.rule_formulas import NEVER, deadline_of, queued_priority
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, reason_name
-from mqlearn.mqi.headers import MQDLH, MQTM
+from mqlearn.mqi.headers import MQDLH, MQTM, leading_headers_length
 
 if TYPE_CHECKING:
     from mqlearn.engine.objects import QLocal
     from mqlearn.engine.ports import QueueManagerPort
+
+REPORT_DATA_BYTES = 100  # _WITH_DATA reports carry the first 100 bytes of application data
+PASSED_EXPIRY_TENTHS = 600  # MQRO_PASS_DISCARD_AND_EXPIRY: an expiration report lives 60 s
 
 
 def send(
@@ -120,7 +127,7 @@ def dead_letter(
 
 # -- triggers (rules TRG-01, TRG-02, TRG-03) -------------------------------------------------------
 def maybe_trigger(
-    qm: QueueManagerPort, local: QLocal, message: Message, in_uow: bool = False
+    qm: QueueManagerPort, local: QLocal, message: Record, in_uow: bool = False
 ) -> None:
     """Generate a trigger message if this arrival meets the queue's trigger condition.
 
@@ -132,7 +139,7 @@ def maybe_trigger(
     if (
         not local.initq
         or kind == "NONE"
-        or queued_priority(message.priority, qm.maxprty) < local.trigmpri
+        or queued_priority(message[PRIORITY], qm.maxprty) < local.trigmpri
     ):
         return
     if local.trigmpri == 0:
@@ -140,7 +147,7 @@ def maybe_trigger(
     else:
         count = sum(
             1
-            for m in local.store.messages()
+            for m in local.store.views()
             if m.state != GOT_IN_UOW and queued_priority(m.priority, qm.maxprty) >= local.trigmpri
         )
     if kind == "FIRST" and count != 1:
@@ -148,7 +155,7 @@ def maybe_trigger(
     if kind == "DEPTH":
         if count < local.trigdpth:
             return
-        local.trigger = False  # as MQ does: the application switches triggering back on
+        assign(local, "trigger", False)  # as MQ does: the application switches it back on
     data = MQTM(QName=local.name, ProcessName=local.process, TriggerData=local.trigdata).pack()
     fields = {
         "Format": C.MQFMT_TRIGGER,
@@ -158,3 +165,53 @@ def maybe_trigger(
     ctx = qm.qmgr_context()
     where = send(qm, qm.name, local.initq, data, fields, ctx, NEVER, in_uow)  # TRG-01
     qm.log(local.name, "trigger", message, kind.lower(), detail=where)
+
+
+def send_expiration_report(
+    qm: QueueManagerPort,
+    fields: dict[str, Any],
+    data: bytes,
+    context: Callable[[dict[str, Any]], dict[str, Any]],
+) -> str | None:
+    """Build and send the expiration report ``fields`` asks for; None when it asks for none.
+
+    ``context`` gives the report's context from the original's identity fields: the queue
+    manager's own (PutApplType MQAT_QMGR) when it discards, an application's otherwise (RPT-08).
+    Returns where the report went.
+    """
+    report = fields["Report"]
+    level = report & C.MQRO_EXPIRATION_WITH_FULL_DATA
+    if not level:
+        return None
+    if level == C.MQRO_EXPIRATION:
+        body = b""
+    elif level == C.MQRO_EXPIRATION_WITH_DATA:
+        body = data[: leading_headers_length(data, fields["Format"]) + REPORT_DATA_BYTES]
+    else:
+        body = data
+    passing = bool(report & C.MQRO_PASS_DISCARD_AND_EXPIRY)
+    report_fields = {
+        "Version": C.MQMD_VERSION_2,
+        "Report": C.MQRO_DISCARD_MSG if passing and report & C.MQRO_DISCARD_MSG else C.MQRO_NONE,
+        "MsgType": C.MQMT_REPORT,
+        "Feedback": C.MQFB_EXPIRATION,
+        "Encoding": fields["Encoding"],
+        "CodedCharSetId": fields["CodedCharSetId"],
+        "Format": fields["Format"],
+        "Priority": fields["Priority"],
+        "Persistence": fields["Persistence"],
+        "MsgId": fields["MsgId"] if report & C.MQRO_PASS_MSG_ID else qm.new_msgid(),
+        "CorrelId": fields["CorrelId"] if report & C.MQRO_PASS_CORREL_ID else fields["MsgId"],
+        "ReplyToQ": "",
+        "ReplyToQMgr": qm.name,
+        "GroupId": fields["GroupId"],
+        "MsgSeqNumber": fields["MsgSeqNumber"],
+        "Offset": fields["Offset"],
+        "MsgFlags": fields["MsgFlags"],
+        "OriginalLength": (
+            fields["OriginalLength"] if fields["OriginalLength"] != C.MQOL_UNDEFINED else len(data)
+        ),
+    }
+    ctx = context({name: fields[name] for name in IDENTITY_FIELDS})
+    deadline = deadline_of(PASSED_EXPIRY_TENTHS, qm.sim.now) if passing else NEVER
+    return send(qm, fields["ReplyToQMgr"], fields["ReplyToQ"], body, report_fields, ctx, deadline)

@@ -5,15 +5,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mqlearn.engine import mqget, open_options
-from mqlearn.engine.message import Message
+from mqlearn.engine.message import SEQ, Record
+from mqlearn.engine.mqi_checks import fail
 from mqlearn.engine.opened import Opened
-from mqlearn.engine.validate import fail
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.structs import GMO, MD, PMO
 
 if TYPE_CHECKING:
     from mqlearn.engine.qmgr import QueueManager
+    from mqlearn.engine.store import LocalStore
 
 
 class Queue(Opened):
@@ -34,8 +35,14 @@ class Queue(Opened):
         self.name = name
         route = qm.route(name)  # MQOPEN resolves the name now: unknown names fail here
         super().__init__(f"queue {name}", open_opts, remote=route.remote is not None)
-        self.cursor_message: Message | None = None  # the browse cursor: the last browsed message
-        self.locked: Message | None = None
+        self.cursor_message: Record | None = None  # the browse cursor: the last browsed message
+        self.locked: tuple[LocalStore, Record] | None = None  # MQGMO_LOCK: where, and which
+
+    @property
+    def cursor_seq(self) -> int | None:
+        """The number (seq) of the message under the browse cursor, if any."""
+        cursor = self.cursor_message
+        return None if cursor is None else cursor[SEQ]
 
     def __repr__(self) -> str:
         return f"<Queue {self.name} on {self.qm.name}>"
@@ -64,17 +71,21 @@ class Queue(Opened):
             self.last_comp, self.last_reason = error.comp, error.reason
             raise
 
-    def lock(self, message: Message) -> None:
+    def lock(self, store: LocalStore, record: Record) -> None:
         """MQGMO_LOCK: this handle's previous lock is released first."""
-        if self.locked is not None and self.locked is not message:
-            self.locked.locker = None
-        message.locker = self
-        self.locked = message
+        self._release_lock()
+        store.lock(record, self)
+        self.locked = (store, record)
+
+    def _release_lock(self) -> None:
+        if self.locked is not None:
+            store, record = self.locked
+            if store.locker(record) is self:
+                store.lock(record, None)
+            self.locked = None
 
     def close(self) -> None:
         """MQCLOSE: releases the lock and the cursor."""
-        if self.locked is not None:
-            self.locked.locker = None
-            self.locked = None
+        self._release_lock()
         self.cursor_message = None
         super().close()

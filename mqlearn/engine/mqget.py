@@ -3,38 +3,35 @@ way, and the expiration reports those discards send.
 
 A get (:func:`get`) asks the queue's store (:mod:`mqlearn.engine.store`) for the first message it
 may return; the store hands back the expired messages it met before it (rules EXP-21..24), and
-:func:`discard` removes each one and sends the expiration report it asked for
-(:func:`expiration_report`, rules RPT-01..07). The report is put by the queue manager like any
-message it generates (:func:`mqlearn.engine.generated.send`). The queue manager is reached through
+:func:`discard` removes each one; when it asked for an expiration report (:func:`expiration_report`,
+rules RPT-01..07) :func:`mqlearn.engine.generated.send_expiration_report` builds it and puts it
+like any message the queue manager generates. The queue manager is reached through
 :class:`~mqlearn.engine.ports.QueueManagerPort`; browse, lock, cursor, wait and syncpoint are in
 docs/engine.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mqlearn.engine.descriptor import (
     CONTEXT_FIELDS,
-    IDENTITY_FIELDS,
     fill_md,
-    fill_md_record,
     md_extension,
 )
-from mqlearn.engine.generated import dead_letter, send
+from mqlearn.engine.generated import dead_letter, send_expiration_report
 from mqlearn.engine.message import (
     AVAILABLE,
     DATA,
+    DEADLINE,
     EXTRA,
-    REMOVED,
+    LANE,
+    SEQ,
     XDEADLINE,
-    Message,
     Record,
+    field,
 )
-from mqlearn.engine.rule_formulas import NEVER, deadline_of, is_expired
-from mqlearn.engine.transmission import decrement_embedded, original
-from mqlearn.engine.validate import (
+from mqlearn.engine.mqi_checks import (
     BROWSE_OPTIONS,
     SYNC_DEFAULT,
     SYNC_IF_PERSISTENT,
@@ -44,9 +41,10 @@ from mqlearn.engine.validate import (
     check_gmo,
     fail,
 )
+from mqlearn.engine.rule_formulas import NEVER, is_expired
+from mqlearn.engine.transmission import decrement_embedded, original
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
-from mqlearn.mqi.headers import leading_headers_length
 from mqlearn.mqi.structs import GMO, MD
 
 if TYPE_CHECKING:
@@ -54,8 +52,6 @@ if TYPE_CHECKING:
     from mqlearn.engine.objects import QLocal
     from mqlearn.engine.ports import QueueManagerPort
 
-REPORT_DATA_BYTES = 100  # _WITH_DATA reports carry the first 100 bytes of application data
-PASSED_EXPIRY_TENTHS = 600  # MQRO_PASS_DISCARD_AND_EXPIRY: an expiration report lives 60 s
 _NO_GMO = GMO()  # stands for "gmo=None"; never written to
 _MI_NONE = C.MQMI_NONE
 _CI_NONE = C.MQCI_NONE
@@ -92,31 +88,23 @@ def get(
         sync = opts.sync
         if sync == SYNC_DEFAULT:
             sync = SYNC_YES if qm.profile == "zos" else SYNC_NO
-        message, record = _find(qm, handle, local, md, opts)
-        if message is None and record is None:
-            message, record = _wait(qm, handle, local, md, opts)
-        if message is None:  # kept as its record alone: no object made for it yet
-            assert record is not None
-            # a plain get (no browse, no unit of work) removes the message at once, so the store
-            # need not keep an object for it (a failed get, 2080, leaves it as it was)
-            keep = bool(opts.browse) or sync != SYNC_NO
-            if not keep and _plain(record, max_length):
-                return _plain_get(qm, handle, local, md, record)
-            message = local.store.made(record, keep)
+        record = _find(qm, handle, local, md, opts)
+        if record is None:
+            record = _wait(qm, handle, local, md, opts)
         now = qm.sim.now
-        data = message.data
-        if message.xdeadline is not None:  # rules XQH-03, XQH-05
-            data = decrement_embedded(data, message, now)
+        data = record[DATA]
         extension = None
-        if message.extra is not None and md.Version < C.MQMD_VERSION_2:
-            mde = md_extension(message)  # rule MD-07
+        if record[XDEADLINE] is not None:  # rules XQH-03, XQH-05
+            data = decrement_embedded(data, record, now)
+        if record[EXTRA] is not None and md.Version < C.MQMD_VERSION_2:
+            mde = md_extension(record)  # rule MD-07
             if mde is not None:
                 data = mde + data
                 extension = qm.ccsid  # the MQMDE is in the queue manager's CCSID
         warning = 0
         if max_length is not None and len(data) > max_length:
             if not opts.accept_truncated:
-                fill_md(md, message, now, qm.sim, extension)
+                _fill(md, record, local, now, qm, extension)
                 raise MQMIError(
                     C.MQCC_WARNING,
                     C.MQRC_TRUNCATED_MSG_FAILED,
@@ -127,64 +115,49 @@ def get(
         cause = "browse" if gmo.Options & BROWSE_OPTIONS else "get"
         qm.log(local.name, "failed", cause=cause, reason=error.reason, detail=error.detail)
         raise
-    fill_md(md, message, now, qm.sim, extension)
+    store = local.store
+    _fill(md, record, local, now, qm, extension)
     if opts.browse:
-        handle.cursor_message = message
+        handle.cursor_message = record
         if opts.lock:
-            handle.lock(message)
-        qm.log(local.name, "browse", message, "lock" if opts.lock else "")
+            handle.lock(store, record)
+        qm.log(local.name, "browse", record, "lock" if opts.lock else "")
     else:
-        if message.locker is not None:
-            handle.locked = message.locker = None
+        if store.locker(record) is not None:
+            handle.locked = None
+            store.lock(record, None)
         if sync == SYNC_IF_PERSISTENT:
             sync = SYNC_YES if md.Persistence == C.MQPER_PERSISTENT else SYNC_NO
         if sync == SYNC_YES:
-            local.store.hold(message)
-            qm.enlist("get", local, message)
-            qm.log(local.name, "get", message, "syncpoint")
+            store.hold(record)
+            qm.enlist("get", local, record)
+            qm.log(local.name, "get", record, "syncpoint")
         else:
-            local.store.remove(message)
-            qm.log(local.name, "get", message)
+            store.remove(record)
+            qm.log(local.name, "get", record)
     handle.last_reason = warning
     handle.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
     return data
 
 
-def _plain(record: Record, max_length: int | None) -> bool:
-    """Whether a get without browse or unit of work can return this message as a record: no
-    descriptor fields of its own (so no MQMDE, rule MD-07), no MQXQH inside, no truncation."""
-    return (
-        record[EXTRA] is None
-        and record[XDEADLINE] is None
-        and (max_length is None or len(record[DATA]) <= max_length)
-    )
-
-
-def _plain_get(qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, record: Record) -> bytes:
-    """The rest of :func:`get` for a plain get of a message kept as its record alone: what the
-    general path does for it (fill the MD, remove the message, log the get, set the codes),
-    without making a Message (``tests/engine/test_fast_paths.py`` compares the two)."""
+def _fill(
+    md: MD, record: Record, local: QLocal, now: int, qm: QueueManagerPort, extension: int | None
+) -> None:
     store = local.store
-    fill_md_record(md, record, store.context(record), qm.sim.now, qm.sim)
-    store.remove_record(record)
-    qm.log_record(local.name, "get", record, "", 0, "")
-    handle.last_reason = C.MQRC_NONE
-    handle.last_comp = C.MQCC_OK
-    return record[DATA]
+    fill_md(md, record, store.context(record), now, qm.sim, store.backouts(record), extension)
 
 
 def _find(
     qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions
-) -> tuple[Message | None, Record | None]:
-    """The message this call would return, discarding expired ones met on the way: its object,
-    or, when the store keeps none for it, its record (the other is None)."""
+) -> Record | None:
+    """The message this call would return, discarding expired ones met on the way."""
     if opts.position:
         if opts.under_cursor or opts.browse == C.MQGMO_BROWSE_MSG_UNDER_CURSOR:
-            return _under_cursor(qm, handle, local), None
+            return _under_cursor(qm, handle, local)
         if opts.browse == C.MQGMO_BROWSE_FIRST:  # back before the first message, found or not
             handle.cursor_message = None
         cursor = handle.cursor_message
-        after = None if cursor is None else (cursor.lane, cursor.seq)
+        after = None if cursor is None else (cursor[LANE], cursor[SEQ])
     else:
         after = None
     msgid = md.MsgId if opts.match_msgid else None
@@ -193,32 +166,27 @@ def _find(
     correlid = md.CorrelId if opts.match_correlid else None
     if correlid == _CI_NONE:
         correlid = None
-    record, message, expired = local.store.find(qm.sim.now, handle, msgid, correlid, after)
+    record, expired = local.store.find(qm.sim.now, handle, msgid, correlid, after)
     if expired:
         cause = "browse" if opts.browse else "get"
         for old in expired:
-            if isinstance(old, tuple):
-                discard_record(qm, local, old, cause)
-            else:
-                discard(qm, local, old, cause)
-    return message, None if message is not None else record
+            discard(qm, local, old, cause)
+    return record
 
 
-def _under_cursor(qm: QueueManagerPort, handle: Queue, local: QLocal) -> Message:
-    message = handle.cursor_message
-    if message is None or message.state != AVAILABLE:
+def _under_cursor(qm: QueueManagerPort, handle: Queue, local: QLocal) -> Record:
+    record = handle.cursor_message
+    if record is None or local.store.state(record) != AVAILABLE:
         raise fail(C.MQRC_NO_MSG_UNDER_CURSOR, "no message under the browse cursor")
-    if is_expired(message.deadline, qm.sim.now):  # rule LCK-01
-        discard(qm, local, message, "cursor")
+    if is_expired(record[DEADLINE], qm.sim.now):  # rule LCK-01
+        discard(qm, local, record, "cursor")
         raise fail(
             C.MQRC_NO_MSG_UNDER_CURSOR, "the message under the cursor expired and was discarded"
         )
-    return message
+    return record
 
 
-def _wait(
-    qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions
-) -> tuple[Message | None, Record | None]:
+def _wait(qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions) -> Record:
     """MQGMO_WAIT on the virtual clock: run scheduled actions until a message is there."""
     sim = qm.sim
     wait = opts.wait_ms
@@ -233,9 +201,9 @@ def _wait(
         step_to = until if last else nxt
         assert step_to is not None
         sim.run_until(step_to)
-        message, record = _find(qm, handle, local, md, opts)
-        if message is not None or record is not None:
-            return message, record
+        record = _find(qm, handle, local, md, opts)
+        if record is not None:
+            return record
         if last:
             raise fail(C.MQRC_NO_MSG_AVAILABLE, f"waited {wait} ms: " + _nothing(local))
 
@@ -252,47 +220,39 @@ def _unlock(handle: Queue) -> None:
     if locked is None:
         raise MQMIError(C.MQCC_WARNING, C.MQRC_NO_MSG_LOCKED, "this handle holds no lock")
     handle.locked = None
-    if locked.state == REMOVED or locked.locker is not handle:
+    store, record = locked
+    if store.locker(record) is not handle:
         raise MQMIError(
             C.MQCC_WARNING,
             C.MQRC_NO_MSG_LOCKED,
             "the message this handle locked is no longer on the queue: no message is locked",
         )
-    locked.locker = None
+    store.lock(record, None)
 
 
 # -- discards and expiration reports --------------------------------------------------------------
-def discard(qm: QueueManagerPort, local: QLocal, message: Message, cause: str) -> None:
+def discard(qm: QueueManagerPort, local: QLocal, record: Record, cause: str) -> None:
     """Discard an expired message and send its expiration report (rules EXP-21, RPT-02, EXP-29).
 
     Never part of a unit of work: a message got earlier in the open unit of work is not
     involved, and the report is put at once.
     """
-    local.store.remove(message)
-    qm.log(local.name, "discard", message, cause)
+    backouts = local.store.backouts(record)
+    local.store.remove(record)
+    qm.log(local.name, "discard", record, cause)
     if qm.expired_action == "dead-letter" and local.name != qm.deadq:
-        _dead_letter_expired(qm, local, message)
-    if message.extra is not None:  # Report and Format live there when not initial values
-        expiration_report(qm, local, message)
+        _dead_letter_expired(qm, local, record, backouts)
+    if record[EXTRA] is not None:  # Report and Format live there when not initial values
+        expiration_report(qm, local, record, backouts)
 
 
-def discard_record(qm: QueueManagerPort, local: QLocal, record: Record, cause: str) -> None:
-    """:func:`discard` for an expired message kept as its record alone. With no descriptor
-    fields of its own it asks for no report, so unless expired messages go to the dead-letter
-    queue (rule EIP-04) it is removed and logged with no Message made
-    (``tests/engine/test_fast_paths.py`` compares the two)."""
-    if record[EXTRA] is None and qm.expired_action == "discard":
-        local.store.remove_record(record)
-        qm.log_record(local.name, "discard", record, cause, 0, "")
-    else:
-        discard(qm, local, local.store.made(record, keep=False), cause)
-
-
-def _dead_letter_expired(qm: QueueManagerPort, local: QLocal, message: Message) -> None:
+def _dead_letter_expired(
+    qm: QueueManagerPort, local: QLocal, record: Record, backouts: int
+) -> None:
     """EIP-04 "dead-letter": the expired message goes to DEADQ behind an MQDLH whose Reason
     is MQFB_EXPIRATION, with an unlimited lifetime there (so it is kept, not expired again).
     Without a DEADQ that takes it, it is simply discarded, as IBM MQ does."""
-    fields, data, _, header = original(qm, message)
+    fields, data, _, header = original(qm, record, backouts)
     dest_q, dest_qmgr = local.name, qm.name
     if header is not None:
         dest_q, dest_qmgr = header.RemoteQName, header.RemoteQMgrName
@@ -300,62 +260,12 @@ def _dead_letter_expired(qm: QueueManagerPort, local: QLocal, message: Message) 
     dead_letter(qm, data, fields, ctx, NEVER, C.MQFB_EXPIRATION, dest_q, dest_qmgr)
 
 
-def expiration_report(qm: QueueManagerPort, local: QLocal, message: Message) -> None:
+def expiration_report(qm: QueueManagerPort, local: QLocal, record: Record, backouts: int) -> None:
     """Send the expiration report a discarded message asked for (RPT-01..07); never in a UOW."""
-    wrapped = message.field("Format", "") == C.MQFMT_XMIT_Q_HEADER
-    if not wrapped and not message.field("Report", 0) & C.MQRO_EXPIRATION_WITH_FULL_DATA:
+    wrapped = field(record, "Format", "") == C.MQFMT_XMIT_Q_HEADER
+    if not wrapped and not field(record, "Report", 0) & C.MQRO_EXPIRATION_WITH_FULL_DATA:
         return  # the common case, decided without building the descriptor
-    fields, data, _, _ = original(qm, message)
+    fields, data, _, _ = original(qm, record, backouts)
     where = send_expiration_report(qm, fields, data, qm.qmgr_context)
     if where is not None:
-        qm.log(local.name, "report", message, "expiration", detail=where)
-
-
-def send_expiration_report(
-    qm: QueueManagerPort,
-    fields: dict[str, Any],
-    data: bytes,
-    context: Callable[[dict[str, Any]], dict[str, Any]],
-) -> str | None:
-    """Build and send the expiration report ``fields`` asks for; None when it asks for none.
-
-    ``context`` gives the report's context from the original's identity fields: the queue
-    manager's own (PutApplType MQAT_QMGR) when it discards, an application's otherwise (RPT-08).
-    Returns where the report went.
-    """
-    report = fields["Report"]
-    level = report & C.MQRO_EXPIRATION_WITH_FULL_DATA
-    if not level:
-        return None
-    if level == C.MQRO_EXPIRATION:
-        body = b""
-    elif level == C.MQRO_EXPIRATION_WITH_DATA:
-        body = data[: leading_headers_length(data, fields["Format"]) + REPORT_DATA_BYTES]
-    else:
-        body = data
-    passing = bool(report & C.MQRO_PASS_DISCARD_AND_EXPIRY)
-    report_fields = {
-        "Version": C.MQMD_VERSION_2,
-        "Report": C.MQRO_DISCARD_MSG if passing and report & C.MQRO_DISCARD_MSG else C.MQRO_NONE,
-        "MsgType": C.MQMT_REPORT,
-        "Feedback": C.MQFB_EXPIRATION,
-        "Encoding": fields["Encoding"],
-        "CodedCharSetId": fields["CodedCharSetId"],
-        "Format": fields["Format"],
-        "Priority": fields["Priority"],
-        "Persistence": fields["Persistence"],
-        "MsgId": fields["MsgId"] if report & C.MQRO_PASS_MSG_ID else qm.new_msgid(),
-        "CorrelId": fields["CorrelId"] if report & C.MQRO_PASS_CORREL_ID else fields["MsgId"],
-        "ReplyToQ": "",
-        "ReplyToQMgr": qm.name,
-        "GroupId": fields["GroupId"],
-        "MsgSeqNumber": fields["MsgSeqNumber"],
-        "Offset": fields["Offset"],
-        "MsgFlags": fields["MsgFlags"],
-        "OriginalLength": (
-            fields["OriginalLength"] if fields["OriginalLength"] != C.MQOL_UNDEFINED else len(data)
-        ),
-    }
-    ctx = context({name: fields[name] for name in IDENTITY_FIELDS})
-    deadline = deadline_of(PASSED_EXPIRY_TENTHS, qm.sim.now) if passing else NEVER
-    return send(qm, fields["ReplyToQMgr"], fields["ReplyToQ"], body, report_fields, ctx, deadline)
+        qm.log(local.name, "report", record, "expiration", detail=where)

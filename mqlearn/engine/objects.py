@@ -2,17 +2,45 @@
 
 Values are checked here, once, when a definition is made or altered; a bad value raises a
 ValueError that names the attribute, and nothing changes.
+
+A definition is read-only to everyone but its queue manager: ``d.capexpry = 10`` raises
+:class:`ReadOnlyDefinitionError` saying to use ``alter_qlocal``/``alter`` or MQSC ALTER, since only
+those tell the queue manager (its route cache, rule EXP-06's cap) that something changed.
+ALTER changes the definition in place (:func:`assign`), so a definition read back after an ALTER
+shows the new values.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import FrozenInstanceError, dataclass, field, fields, replace
 from typing import Any
 
 from mqlearn.engine.store import LocalStore
 
 _NAME = re.compile(r"[A-Za-z0-9._/%]{1,48}")
+
+
+class ReadOnlyDefinitionError(FrozenInstanceError):
+    """Setting an attribute of a queue definition: only ALTER changes one."""
+
+
+def _read_only(self: QueueDefinition, name: str, value: object) -> None:
+    alter = "alter_qlocal" if self.qtype == "QLOCAL" else "alter"
+    raise ReadOnlyDefinitionError(
+        f"{self.qtype} {self.name} is read-only: change {name.upper()} with "
+        f"qm.{alter}({self.name!r}, {name}=...) or MQSC "
+        f"ALTER {self.qtype}({self.name}) {name.upper()}(...)"
+    )
+
+
+def _no_delete(self: QueueDefinition, name: str) -> None:
+    _read_only(self, name, None)
+
+
+def assign(target: QueueDefinition, name: str, value: object) -> None:
+    """Set an attribute of a definition: for its own checks and its queue manager's ALTER only."""
+    object.__setattr__(target, name, value)
 
 
 def check_name(name: object, what: str = "queue name") -> str:
@@ -50,7 +78,7 @@ def _persistence(value: object) -> int:
     return 1 if _choice("defpsist", value, ("YES", "NO")) == "YES" else 0
 
 
-@dataclass
+@dataclass(frozen=True)
 class QueueDefinition:
     """Attributes common to every queue type."""
 
@@ -64,10 +92,10 @@ class QueueDefinition:
 
     def __post_init__(self) -> None:
         check_name(self.name)
-        self.defprty = _int("defprty", self.defprty, 0, 9)
-        self.defpsist = _choice("defpsist", self.defpsist, ("YES", "NO"))
-        self.capexpry = capexpry_value(self.capexpry)
-        self.put = _choice("put", self.put, ("ENABLED", "DISABLED"))
+        assign(self, "defprty", _int("defprty", self.defprty, 0, 9))
+        assign(self, "defpsist", _choice("defpsist", self.defpsist, ("YES", "NO")))
+        assign(self, "capexpry", capexpry_value(self.capexpry))
+        assign(self, "put", _choice("put", self.put, ("ENABLED", "DISABLED")))
 
     @property
     def default_persistence(self) -> int:
@@ -82,7 +110,7 @@ class QueueDefinition:
         return replace(self, **attrs)
 
 
-@dataclass
+@dataclass(frozen=True)
 class QLocal(QueueDefinition):
     """A local queue (also a transmission queue when ``usage="XMITQ"``)."""
 
@@ -103,15 +131,19 @@ class QLocal(QueueDefinition):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        self.msgdlvsq = _choice("msgdlvsq", self.msgdlvsq, ("PRIORITY", "FIFO"))
-        self.maxdepth = _int("maxdepth", self.maxdepth, 0, 999_999_999)
-        self.usage = _choice("usage", self.usage, ("NORMAL", "XMITQ"))
-        self.get = _choice("get", self.get, ("ENABLED", "DISABLED"))
+        assign(self, "msgdlvsq", _choice("msgdlvsq", self.msgdlvsq, ("PRIORITY", "FIFO")))
+        assign(self, "maxdepth", _int("maxdepth", self.maxdepth, 0, 999_999_999))
+        assign(self, "usage", _choice("usage", self.usage, ("NORMAL", "XMITQ")))
+        assign(self, "get", _choice("get", self.get, ("ENABLED", "DISABLED")))
         if not isinstance(self.trigger, bool):
             raise TypeError(f"TRIGGER must be True or False, got {self.trigger!r}")
-        self.trigtype = _choice("trigtype", self.trigtype, ("FIRST", "EVERY", "DEPTH", "NONE"))
-        self.trigdpth = _int("trigdpth", self.trigdpth, 1, 999_999_999)
-        self.trigmpri = _int("trigmpri", self.trigmpri, 0, 9)
+        assign(
+            self,
+            "trigtype",
+            _choice("trigtype", self.trigtype, ("FIRST", "EVERY", "DEPTH", "NONE")),
+        )
+        assign(self, "trigdpth", _int("trigdpth", self.trigdpth, 1, 999_999_999))
+        assign(self, "trigmpri", _int("trigmpri", self.trigmpri, 0, 9))
         if self.initq is not None:
             check_name(self.initq, "INITQ")
 
@@ -120,7 +152,7 @@ class QLocal(QueueDefinition):
         return self.usage == "XMITQ"
 
 
-@dataclass
+@dataclass(frozen=True)
 class QRemote(QueueDefinition):
     """A local definition of a remote queue (RNAME at RQMNAME, through XMITQ)."""
 
@@ -142,7 +174,7 @@ class QRemote(QueueDefinition):
         return self.xmitq or self.rqmname
 
 
-@dataclass
+@dataclass(frozen=True)
 class QAlias(QueueDefinition):
     """An alias for another queue (TARGET)."""
 
@@ -153,3 +185,11 @@ class QAlias(QueueDefinition):
     def __post_init__(self) -> None:
         super().__post_init__()
         check_name(self.target, "TARGET")
+
+
+# frozen dataclasses, but an assignment says what to do instead, and ALTER changes a definition
+# in place (so one is no dict key, as before)
+for _cls in (QueueDefinition, QLocal, QRemote, QAlias):
+    _cls.__setattr__ = _read_only  # type: ignore[assignment,method-assign]
+    _cls.__delattr__ = _no_delete  # type: ignore[assignment,method-assign]
+    _cls.__hash__ = None  # type: ignore[assignment]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from functools import reduce
 from operator import or_
 
-from mqlearn.engine.validate import fail
+from mqlearn.engine.mqi_checks import fail
 from mqlearn.mqi import cmqc as C
 
 INPUT = C.MQOO_INPUT_AS_Q_DEF | C.MQOO_INPUT_SHARED | C.MQOO_INPUT_EXCLUSIVE

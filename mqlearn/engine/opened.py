@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mqlearn.engine import open_options
-from mqlearn.engine.validate import fail
+from mqlearn.engine.mqi_checks import fail
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.structs import MD, PMO

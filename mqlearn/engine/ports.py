@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from mqlearn.engine.definitions import Route
-    from mqlearn.engine.message import Message, Record
+    from mqlearn.engine.message import Record
     from mqlearn.engine.objects import QLocal
     from mqlearn.engine.simulation import Simulation
     from mqlearn.mqi.structs import MD, PMO
@@ -72,22 +72,19 @@ class QueueManagerPort(Protocol):
         xdeadline: int | None = None,
         msgid: bytes | None = None,
         in_uow: bool = False,
-    ) -> Message: ...
-    def discard(self, local: QLocal, message: Message, cause: str) -> None: ...
-    def enlist(self, op: str, local: QLocal, message: Message) -> None: ...
+    ) -> Record: ...
+    def discard(self, local: QLocal, message: Record, cause: str) -> None: ...
+    def enlist(self, op: str, local: QLocal, message: Record) -> None: ...
 
     # -- ids, contexts, the event log -------------------------------------------------------------
     def new_msgid(self) -> bytes: ...
     def application_context(self) -> dict[str, Any]: ...
     def qmgr_context(self, identity: dict[str, Any] | None = None) -> dict[str, Any]: ...
-    def log_record(
-        self, queue: str, kind: str, record: Record, cause: str, reason: int, detail: str
-    ) -> None: ...
     def log(
         self,
         queue: str,
         kind: str,
-        message: Message | None = None,
+        record: Record | None = None,
         cause: str = "",
         reason: int = 0,
         detail: str = "",

@@ -15,14 +15,12 @@ import warnings
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqlearn.engine.generated import dead_letter
-from mqlearn.engine.objects import _choice, _int, capexpry_value, check_name
-from mqlearn.engine.rule_formulas import NOLIMIT, capped_expiry, deadline_of, put_priority
-from mqlearn.engine.validate import (
+from mqlearn.engine.mqi_checks import (
     REPORTS_REQUESTED,
     SET_CONTEXT,
     check_pmo,
@@ -31,6 +29,14 @@ from mqlearn.engine.validate import (
     message_bytes,
     put_descriptors,
 )
+from mqlearn.engine.objects import (
+    ReadOnlyDefinitionError,
+    _choice,
+    _int,
+    capexpry_value,
+    check_name,
+)
+from mqlearn.engine.rule_formulas import NOLIMIT, capped_expiry, deadline_of, put_priority
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, MQWarning, reason_name
 from mqlearn.mqi.structs import MD, PMO
@@ -67,11 +73,12 @@ def _topic_string(value: object, what: str = "TOPICSTR") -> str:
     return value
 
 
-@dataclass
+@dataclass(frozen=True)
 class TopicObject:
     """DEFINE TOPIC: an administrative node of the topic tree; ``None`` is ASPARENT.
 
     ``capexpry``: tenths, ``"NOLIMIT"`` (or -1), or ASPARENT (None, the MQSC default).
+    A value: change one with ``define_topic(..., replace=True)`` (MQSC DEFINE TOPIC REPLACE).
     """
 
     name: str
@@ -87,14 +94,15 @@ class TopicObject:
     def __post_init__(self) -> None:
         check_name(self.name, "topic name")
         _topic_string(self.topicstr)
+        set_checked = partial(object.__setattr__, self)
         if _as_parent(self.capexpry) or self.capexpry == C.MQCEX_AS_PARENT:
-            self.capexpry = None
+            set_checked("capexpry", None)
         else:
-            self.capexpry = capexpry_value(self.capexpry) or "NOLIMIT"
+            set_checked("capexpry", capexpry_value(self.capexpry) or "NOLIMIT")
         if _as_parent(self.defprty):
-            self.defprty = None
+            set_checked("defprty", None)
         else:
-            self.defprty = _int("defprty", self.defprty, 0, 9)
+            set_checked("defprty", _int("defprty", self.defprty, 0, 9))
         for attr, allowed in (
             ("defpsist", ("YES", "NO")),
             ("pub", ("ENABLED", "DISABLED")),
@@ -103,7 +111,19 @@ class TopicObject:
             ("usedlq", ("YES", "NO")),
         ):
             value = getattr(self, attr)
-            setattr(self, attr, None if _as_parent(value) else _choice(attr, value, allowed))
+            set_checked(attr, None if _as_parent(value) else _choice(attr, value, allowed))
+
+
+def _topic_read_only(self: TopicObject, name: str, value: object = None) -> None:
+    raise ReadOnlyDefinitionError(
+        f"TOPIC {self.name} is read-only: change {name.upper()} with "
+        f"qm.define_topic({self.name!r}, topicstr=..., {name}=..., replace=True) or MQSC "
+        f"DEFINE TOPIC({self.name}) ... {name.upper()}(...) REPLACE"
+    )
+
+
+TopicObject.__setattr__ = _topic_read_only  # type: ignore[assignment,method-assign]
+TopicObject.__delattr__ = _topic_read_only  # type: ignore[assignment,method-assign]
 
 
 def _as_parent(value: object) -> bool:
@@ -111,7 +131,7 @@ def _as_parent(value: object) -> bool:
     return value is None or (isinstance(value, str) and value.upper() == ASPARENT)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Subscription:
     """DEFINE SUB: publications on ``topicstr`` (wildcards allowed) go to queue ``dest``.
 

@@ -32,8 +32,18 @@ from mqlearn.engine.message import (
     PRIORITY,
     SEQ,
     UNCOMMITTED_PUT,
-    Message,
     Record,
+)
+from mqlearn.engine.mqi_checks import (
+    SIMPLE_MD,
+    PutOptions,
+    check_expiry,
+    check_pmo,
+    check_put_md,
+    check_simple_md,
+    fail,
+    message_bytes,
+    put_descriptors,
 )
 from mqlearn.engine.objects import QLocal, QRemote, QueueDefinition, check_name
 from mqlearn.engine.pubsub import PubSub, Subscription, TopicAttributes, TopicObject
@@ -51,17 +61,6 @@ from mqlearn.engine.rule_formulas import (
 )
 from mqlearn.engine.simulation import Scheduled, Simulation
 from mqlearn.engine.store import flat
-from mqlearn.engine.validate import (
-    SIMPLE_MD,
-    PutOptions,
-    check_expiry,
-    check_pmo,
-    check_put_md,
-    check_simple_md,
-    fail,
-    message_bytes,
-    put_descriptors,
-)
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, MQWarning
 from mqlearn.mqi.structs import MD, PMO
@@ -122,7 +121,7 @@ class QueueManager(Definitions):
         self._msgids = 0  # MsgId counter
         self._seq = 0  # arrival order
         self._msgid_prefix = b"AMQ " + name.encode("ascii")[:12].ljust(12)
-        self._uow: list[tuple[str, QLocal, Message]] = []
+        self._uow: list[tuple[str, QLocal, Record]] = []
         self._routes: dict[str, Route] = {}
         self._xmit_listeners: dict[str, list[Callable[[], None]]] = {}
         self._ctx_default = self._context(C.MQAT_UNIX, "mqlearn", "mqlearn")
@@ -210,7 +209,7 @@ class QueueManager(Definitions):
         self,
         queue: str,
         kind: str,
-        message: Message | None = None,
+        record: Record | None = None,
         cause: str = "",
         reason: int = 0,
         detail: str = "",
@@ -218,31 +217,11 @@ class QueueManager(Definitions):
         """Record an event (docs/engine.md, "The event log")."""
         if not self.record_events:
             return
-        if message is None:
+        if record is None:
             self._log.append(
                 (self.sim.now, queue, kind, None, None, None, None, cause, reason, detail)
             )
         else:
-            self._log.append(
-                (
-                    self.sim.now,
-                    queue,
-                    kind,
-                    message.msgid,
-                    message.seq,
-                    message.priority,
-                    message.deadline,
-                    cause,
-                    reason,
-                    detail,
-                )
-            )
-
-    def log_record(
-        self, queue: str, kind: str, record: Record, cause: str, reason: int, detail: str
-    ) -> None:
-        """:meth:`log` for a message the queue keeps as its record alone (the same entry)."""
-        if self.record_events:
             self._log.append(
                 (
                     self.sim.now,
@@ -279,6 +258,7 @@ class QueueManager(Definitions):
                     cause,
                     reason,
                     detail,
+                    None if deadline is None or deadline == NEVER else deadline,
                 )
             )
         return events
@@ -309,8 +289,7 @@ class QueueManager(Definitions):
         This is the hot path of every simulation: the common case (an MD that sets at most
         Expiry and Priority, a PMO that sets only Options) is checked inline, the options are
         decoded once per value, what the rule formulas give is cached per route (priorities)
-        and per route and clock tick (lifetimes), and the stored record is made directly, with
-        no ``Message`` (the store makes one only for a message that needs it).
+        and per route and clock tick (lifetimes), and the stored record is made directly.
         ``suppress_reply_to``: a publication's copy under MQPMO_SUPPRESS_REPLYTO, whose blank
         ReplyToQ and ReplyToQMgr stay blank (docs/patterns.md).
         """
@@ -372,8 +351,9 @@ class QueueManager(Definitions):
         elif not simple and md.Format == _XQH:  # any queue: rule XQH-03 says "from any queue"
             xdeadline = transmission.embedded_deadline(data, md.Encoding, now)
         local = route.local
+        state = UNCOMMITTED_PUT if syncpoint else 0
         record = self._enqueue(
-            local, lane, priority, deadline, msgid, correlid, data, shared, extra, xdeadline
+            local, lane, priority, deadline, msgid, correlid, data, shared, extra, xdeadline, state
         )
 
         d["MsgId"] = msgid  # the output fields of MQPUT
@@ -387,16 +367,15 @@ class QueueManager(Definitions):
 
         detail = f"to {route.remote.rname} at {route.remote.rqmname}" if route.remote else ""
         if syncpoint:
-            message = local.store.keep(record, UNCOMMITTED_PUT)
-            self.log(local.name, "put", message, "syncpoint", warning, detail)
-            self.enlist("put", local, message)
+            self.log(local.name, "put", record, "syncpoint", warning, detail)
+            self.enlist("put", local, record)
             if local.trigger:  # rule TRG-03: the condition is evaluated now, uncommitted or not
-                generated.maybe_trigger(self, local, message, in_uow=True)
+                generated.maybe_trigger(self, local, record, in_uow=True)
         else:
             if self.record_events:
-                self.log_record(local.name, "put", record, "", warning, detail)
+                self.log(local.name, "put", record, "", warning, detail)
             if local.trigger or local.usage == "XMITQ":
-                self.arrived(local, local.store.message(record))
+                self.arrived(local, record)
         if warning:
             warnings.warn(
                 MQWarning(
@@ -457,9 +436,7 @@ class QueueManager(Definitions):
             route.lifetimes = {}
             route.lifetimes_at = now
         capped = capped_expiry(expiry, route.cap)
-        deadline = deadline_of(capped, now)
-        if deadline == NEVER:  # the one NEVER object for every unlimited message, not one per
-            deadline = NEVER  # tick: a get at depth 1e6 then meets a cached object, not a cold one
+        deadline = deadline_of(capped, now)  # NEVER itself for every unlimited message
         lifetime = route.lifetimes[expiry] = (capped, deadline)
         return lifetime
 
@@ -533,7 +510,7 @@ class QueueManager(Definitions):
         xdeadline: int | None = None,
         msgid: bytes | None = None,
         in_uow: bool = False,
-    ) -> Message:
+    ) -> Record:
         """A put by the queue manager itself (no MQMD checks).
 
         ``fields`` holds the descriptor fields to keep (Report, Format, ...; Priority, CorrelId and
@@ -562,18 +539,17 @@ class QueueManager(Definitions):
             encoding = fields.get("Encoding", C.MQENC_NATIVE)
             xdeadline = transmission.embedded_deadline(data, encoding, now)
         local = route.local
+        state = UNCOMMITTED_PUT if in_uow else 0
         record = self._enqueue(
-            local, lane, priority, deadline, msgid, correlid, data, ctx, extra, xdeadline
+            local, lane, priority, deadline, msgid, correlid, data, ctx, extra, xdeadline, state
         )
         if in_uow:
-            message = local.store.keep(record, UNCOMMITTED_PUT)
-            self.log(local.name, "put", message, "qmgr", detail="in the unit of work")
-            self.enlist("trigger", local, message)
+            self.log(local.name, "put", record, "qmgr", detail="in the unit of work")
+            self.enlist("trigger", local, record)
         else:
-            message = local.store.message(record)
-            self.log(local.name, "put", message, "qmgr")
-            self.arrived(local, message)
-        return message
+            self.log(local.name, "put", record, "qmgr")
+            self.arrived(local, record)
+        return record
 
     def check_room(self, route: Route, planned: int = 0) -> None:
         """PUT(DISABLED) anywhere on the path (2051), or the queue at MAXDEPTH (2053, EXP-25).
@@ -599,10 +575,12 @@ class QueueManager(Definitions):
         ctx: dict[str, Any],
         extra: dict[str, Any] | None,
         xdeadline: int | None,
+        state: int,
     ) -> Record:
         """Store a new message at the end of its lane, in arrival order: the one place every
         put, delivery and generated message is queued. Returns its record (layout:
-        :mod:`mqlearn.engine.message`), made here directly from the values."""
+        :mod:`mqlearn.engine.message`), made here directly from the values; ``state``:
+        UNCOMMITTED_PUT for a put in the unit of work, else 0 (AVAILABLE)."""
         self._seq += 1
         store = local.store
         record: Record = (
@@ -618,10 +596,10 @@ class QueueManager(Definitions):
             None if extra is None else flat(extra),
             xdeadline,
         )
-        store.add(record)
+        store.add(record, state)
         return record
 
-    def arrived(self, local: QLocal, message: Message) -> None:
+    def arrived(self, local: QLocal, message: Record) -> None:
         """A message arrived outside any unit of work: triggers and waiting channels."""
         if local.trigger:
             generated.maybe_trigger(self, local, message)
@@ -639,7 +617,7 @@ class QueueManager(Definitions):
 
     # ---------------------------------------------------------------------------------------------
     # expiry
-    def discard(self, local: QLocal, message: Message, cause: str) -> None:
+    def discard(self, local: QLocal, message: Record, cause: str) -> None:
         """Discard an expired message and send its expiration report (:func:`mqget.discard`)."""
         mqget.discard(self, local, message, cause)
 
@@ -707,11 +685,12 @@ class QueueManager(Definitions):
         """
         work, self._uow = self._uow, []
         for op, local, message in work:
-            if op == "put" and message.state == UNCOMMITTED_PUT:
+            state = local.store.state(message)
+            if op == "put" and state == UNCOMMITTED_PUT:
                 local.store.release(message)
                 if local.is_xmitq:
                     self._wake_channels(local)
-            elif op == "get" and message.state == GOT_IN_UOW:
+            elif op == "get" and state == GOT_IN_UOW:
                 local.store.remove(message)
             elif op == "trigger":
                 self._trigger_available(local, message)
@@ -725,22 +704,22 @@ class QueueManager(Definitions):
         """
         work, self._uow = self._uow, []
         for op, local, message in reversed(work):
-            if op == "put" and message.state == UNCOMMITTED_PUT:
+            state = local.store.state(message)
+            if op == "put" and state == UNCOMMITTED_PUT:
                 local.store.remove(message)
                 self.log(local.name, "backout", message, "put")
-            elif op == "get" and message.state == GOT_IN_UOW:
-                local.store.release(message)
-                message.backouts += 1
+            elif op == "get" and state == GOT_IN_UOW:
+                local.store.release(message, backout=True)
                 self.log(local.name, "backout", message, "get")
         for op, local, message in work:
             if op == "trigger":  # rule TRG-03: made available whether committed or backed out
                 self._trigger_available(local, message)
         self.log("", "backout", detail=f"{len(work)} operation(s)")
 
-    def _trigger_available(self, local: QLocal, message: Message) -> None:
+    def _trigger_available(self, local: QLocal, message: Record) -> None:
         """The unit of work that caused a trigger message ended: the message becomes available
         on the initiation queue (or the dead-letter queue that took it), as any arrival."""
-        if message.state == UNCOMMITTED_PUT:
+        if local.store.state(message) == UNCOMMITTED_PUT:
             local.store.release(message)
             self.arrived(local, message)
 
@@ -820,7 +799,7 @@ class QueueManager(Definitions):
         """Number of operations in the open unit of work."""
         return len(self._uow)
 
-    def enlist(self, op: str, local: QLocal, message: Message) -> None:
+    def enlist(self, op: str, local: QLocal, message: Record) -> None:
         """Make ``op`` ("put", "get" or "trigger") on ``message`` part of the open unit of work:
         MQCMIT or MQBACK settles it."""
         self._uow.append((op, local, message))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal
 
-from mqlearn.engine.mqget import send_expiration_report
+from mqlearn.engine.generated import send_expiration_report
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.structs import MD
 

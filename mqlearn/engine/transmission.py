@@ -11,7 +11,7 @@ import struct
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqlearn.engine.descriptor import V2_FIELDS, message_fields
-from mqlearn.engine.message import Message
+from mqlearn.engine.message import DATA, DEADLINE, XDEADLINE, MessageView, Record, field
 from mqlearn.engine.rule_formulas import NEVER, deadline_of, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.binary import byte_order
@@ -75,12 +75,12 @@ def embedded_deadline(data: bytes, encoding: int, now: int) -> int | None:
     return deadline_of(expiry, now) if expiry > 0 or expiry == -1 else None
 
 
-def decrement_embedded(data: bytes, message: Message, now: int) -> bytes:
+def decrement_embedded(data: bytes, record: Record | MessageView, now: int) -> bytes:
     """The data with the MQXQH's Expiry set to its remaining lifetime, 0 once run out (XQH-03/05)."""
-    xdeadline = message.xdeadline
+    xdeadline = record[XDEADLINE]
     if xdeadline is None or xdeadline == NEVER or len(data) < XQH_EXPIRY_END:
         return data
-    packed = _int_format(message.field("Encoding", C.MQENC_NATIVE)).pack(
+    packed = _int_format(field(record, "Encoding", C.MQENC_NATIVE)).pack(
         remaining_tenths(xdeadline, now)
     )
     return data[:XQH_EMBEDDED_EXPIRY_OFFSET] + packed + data[XQH_EXPIRY_END:]
@@ -95,20 +95,20 @@ class Original(NamedTuple):
     header: MQXQH | None  # the transmission-queue header it travels behind, if any
 
 
-def original(qm: QueueManagerPort, message: Message) -> Original:
+def original(qm: QueueManagerPort, record: Record, backouts: int = 0) -> Original:
     """The application message behind a stored one: its fields, data, deadline and MQXQH.
 
     For an MQXQH message that is the message inside the header (reports describe it, RPT-04;
-    the receiving end of a channel delivers it).
+    the receiving end of a channel delivers it). ``backouts``: its BackoutCount.
     """
-    fields = message_fields(message, qm.sim.now, qm.sim)
-    data = message.data
+    fields = message_fields(record, qm.sim.now, qm.sim, backouts)
+    data = record[DATA]
     if fields["Format"] == C.MQFMT_XMIT_Q_HEADER and len(data) >= XQH_LENGTH:
         header = MQXQH.unpack(data[:XQH_LENGTH], fields["Encoding"])
         data = data[XQH_LENGTH:]
         inner = header.MsgDesc.get()
         for name in V2_FIELDS:
             inner[name] = fields[name]
-        xdeadline = message.xdeadline if message.xdeadline is not None else message.deadline
-        return Original(inner, data, xdeadline, header)
-    return Original(fields, data, message.deadline, None)
+        xdeadline = record[XDEADLINE]
+        return Original(inner, data, record[DEADLINE] if xdeadline is None else xdeadline, header)
+    return Original(fields, data, record[DEADLINE], None)

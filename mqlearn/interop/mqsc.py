@@ -35,8 +35,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mqlearn.engine.mqi_checks import fail
 from mqlearn.engine.objects import QueueDefinition, capexpry_value, check_name
-from mqlearn.engine.validate import fail
 from mqlearn.interop.mqsc_display import (
     QUEUE_TYPES,
     STATUS_KEYWORDS,

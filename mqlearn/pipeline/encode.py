@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from mqlearn.engine import rule_formulas as R
-from mqlearn.engine.validate import REPORTS_REQUESTED, check_report
+from mqlearn.engine.mqi_checks import REPORTS_REQUESTED, check_report
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.pipeline import kernel as K

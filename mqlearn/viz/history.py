@@ -6,9 +6,8 @@ what happened on the way (browsed, reported, triggered). :class:`QueueHistory` f
 (docs/engine.md, "The event log") into that, one new event at a time: the log only grows, so a
 cached history stays right and a redraw only reads the events added since the last one.
 
-Deadlines come from the put event's remaining Expiry (tenths, rounded up); for messages still on
-the queue :func:`history` replaces them with the exact deadlines the queue holds (the values
-``queue_frame`` shows), and takes their delivery order and states from it too.
+Deadlines are the put event's exact ``deadline``; for messages still on the queue :func:`history`
+takes their delivery order and states from the queue.
 """
 
 from __future__ import annotations
@@ -19,8 +18,7 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, UNCOMMITTED_PUT
-from mqlearn.engine.rule_formulas import NEVER, deadline_of, is_expired, lane, remaining_tenths
-from mqlearn.mqi import cmqc as C
+from mqlearn.engine.rule_formulas import NEVER, is_expired, lane, remaining_tenths
 from mqlearn.viz.labels import labels_for
 
 if TYPE_CHECKING:
@@ -142,7 +140,7 @@ class QueueHistory:
         if seq is None or event.msg_id is None:
             return
         if kind == "put":
-            self._arrive(seq, event.msg_id, event.priority or 0, event.expiry, t)
+            self._arrive(seq, event.msg_id, event.priority or 0, event.deadline, t)
             return
         life = self._by_seq.get(seq)
         if life is None:
@@ -165,8 +163,7 @@ class QueueHistory:
             elif not life.present:  # a syncpoint get restored, or put back by a stopped channel
                 life.reopen(t)
 
-    def _arrive(self, seq: int, msg_id: bytes, priority: int, expiry: int | None, t: int) -> None:
-        deadline = None if expiry is None or expiry == C.MQEI_UNLIMITED else deadline_of(expiry, t)
+    def _arrive(self, seq: int, msg_id: bytes, priority: int, deadline: int | None, t: int) -> None:
         self._add(Life(len(self.lives), seq, msg_id, priority, self._lane(priority), t, deadline))
 
     def _add(self, life: Life) -> None:
@@ -208,7 +205,6 @@ class QueueHistory:
                 )
                 self._add(life)
             life.tag = labels.remember(message)
-            life.deadline = None if message.deadline == NEVER else message.deadline
             life.lane = message.lane
             state = _QUEUE_STATES[message.state]
             if state == "live" and message.locker is not None:

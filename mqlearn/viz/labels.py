@@ -20,7 +20,7 @@ from mqlearn.viz.names import msg_tag
 
 if TYPE_CHECKING:
     from mqlearn.engine.events import Event
-    from mqlearn.engine.message import Message, MessageView
+    from mqlearn.engine.message import MessageView
     from mqlearn.engine.ports import QueueManagerPort
     from mqlearn.engine.qmgr import QueueManager
 
@@ -54,7 +54,7 @@ def data_label(data: bytes) -> str | None:
     return text if text.isprintable() and text.strip() == text else None
 
 
-def application_data(message: Message | MessageView) -> bytes:
+def application_data(message: MessageView) -> bytes:
     """The data after the MQ header a queue manager put in front (MQXQH, MQDLH), if any."""
     skip = _HEADER_LENGTHS.get(message.field("Format", C.MQFMT_NONE), 0)
     return message.data[skip:]
@@ -88,7 +88,7 @@ class Labels:
         """The letter :meth:`next_letter` handed out last (A before the first)."""
         return letters(max(self._letters - 1, 0))
 
-    def remember(self, message: Message | MessageView) -> str:
+    def remember(self, message: MessageView) -> str:
         """The label of a message the views can see now, kept for when it has gone."""
         found = self._by_seq.get(message.seq)
         if found is None:

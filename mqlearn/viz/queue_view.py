@@ -76,7 +76,7 @@ class QueueStage:
             at_ms=at_ms,
             tray=self._tray(at_ms),
             reply_q=m.reply_q,
-            cursor=m.handle.cursor_message.seq if m.handle.cursor_message is not None else None,
+            cursor=m.handle.cursor_seq,
         )
 
     def _tray(self, at_ms: int | None) -> list[dict[str, Any]]:

@@ -29,7 +29,7 @@ from mqlearn.viz.scene import chip
 
 if TYPE_CHECKING:
     from mqlearn.engine.channel import Channel
-    from mqlearn.engine.message import Message
+    from mqlearn.engine.message import MessageView
     from mqlearn.engine.ports import QueueManagerPort
     from mqlearn.engine.qmgr import QueueManager
 
@@ -44,7 +44,7 @@ def carry_labels(qms: Sequence[QueueManager]) -> None:
         senders[qm.name].carry(qm.events, senders)
 
 
-def _xqh_chip(qm: QueueManagerPort, m: Message, state: str) -> dict[str, Any]:
+def _xqh_chip(qm: QueueManagerPort, m: MessageView, state: str) -> dict[str, Any]:
     now = qm.sim.now
     deadline = None if m.deadline == NEVER else m.deadline
     c = chip(m.seq, labels_for(qm).remember(m), m.lane, m.priority, deadline, now, state)
@@ -66,7 +66,7 @@ def topology_scene(
     flight (``progress``: share of the latency gone by). ``scale_tenths`` is the bars' full width."""
     carry_labels(qms)
     now = qms[0].sim.now
-    flying = {id(f.message) for ch in channels for f in ch.in_flight}
+    flying = {(ch.source.name, f.view.seq) for ch in channels for f in ch.in_flight}
     out_qmgrs = []
     for qm in qms:
         queues = []
@@ -74,7 +74,7 @@ def topology_scene(
             chips = [
                 _xqh_chip(qm, m, "live")
                 for m in local.store.messages()
-                if id(m) not in flying and m.state != GOT_IN_UOW
+                if (qm.name, m.seq) not in flying and m.state != GOT_IN_UOW
             ]
             queues.append(
                 {
@@ -89,7 +89,7 @@ def topology_scene(
     for ch in channels:
         in_flight = []
         for f in ch.in_flight:
-            c = _xqh_chip(ch.source, f.message, "in-transit")
+            c = _xqh_chip(ch.source, f.view, "in-transit")
             if c["expiry"] == 0:
                 c["state"] = "expired"  # its time ran out on the way (EXP-10)
             span = max(f.arrives_ms - f.sent_ms, 1)

@@ -233,8 +233,8 @@ class Workbench(ControlPanel):
 
     def _get(self, browse: str | None = None, manual: bool = False) -> None:
         mode = browse or self.get_mode()
-        cursor = self.model.handle.cursor_message
-        start_after = cursor.seq if mode == "next" and cursor is not None else None
+        cursor = self.model.handle.cursor_seq
+        start_after = cursor if mode == "next" else None
         self._act(
             lambda: self.call_get(self.model, mode),
             action="browse" if mode else "get",

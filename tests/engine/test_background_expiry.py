@@ -11,15 +11,15 @@ import pytest
 
 import mqlearn as mq
 from mqlearn import CMQC as C
-from tests.engine.helpers_part2 import (
+from tests.engine.helpers import (
     APP_Q,
     REPLY_Q,
     discard_causes,
     events,
-    get,
+    get_from,
     mq_reason,
-    put,
     put_expiring,
+    put_to,
     qm_with_queues,
     unpack_xqh,
 )
@@ -44,24 +44,24 @@ def assert_scanned_at(qm: mq.QueueManager, seconds: int, live: int = 0) -> None:
 
 
 def test_exp28_distributed_scans_every_300_s_without_any_get() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     put_expiring(qm, expiry=10)
-    put(qm, APP_Q, b"live", Expiry=C.MQEI_UNLIMITED)
+    put_to(qm, APP_Q, b"live", Expiry=C.MQEI_UNLIMITED)
     assert_scanned_at(qm, 300, live=1)
     assert qm.curdepth(REPLY_Q) == 1, "the scan sends the requested expiration report"
     assert [e.time_ms for e in events(qm, "scan")][:1] == [300_000]
-    assert get(qm, APP_Q)[0] == b"live", "live messages stay"
+    assert get_from(qm, APP_Q)[0] == b"live", "live messages stay"
 
 
 def test_exp28_distributed_scans_again_every_interval() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     advance_to(qm, 301)
     put_expiring(qm, expiry=10)
     assert_scanned_at(qm, 600)
 
 
 def test_exp28_distributed_expryint_zero_disables_the_scan() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.alter_qmgr(expryint=0)
     put_expiring(qm, expiry=10)
     advance_to(qm, 3600)
@@ -70,7 +70,7 @@ def test_exp28_distributed_expryint_zero_disables_the_scan() -> None:
 
 
 def test_exp28_distributed_expryint_changes_the_interval() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.alter_qmgr(expryint=60)
     put_expiring(qm, expiry=10)
     assert_scanned_at(qm, 60)
@@ -78,13 +78,13 @@ def test_exp28_distributed_expryint_changes_the_interval() -> None:
 
 def test_exp28_scan_skips_uncommitted_and_locked_messages() -> None:
     """A scan discards expired messages that are committed and unlocked, nothing else."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     mq.Queue(qm, APP_Q).put(b"uncommitted", mq.MD(Expiry=10), mq.PMO(Options=C.MQPMO_SYNCPOINT))
-    put(qm, APP_Q, b"locked", Expiry=100)
+    put_to(qm, APP_Q, b"locked", Expiry=100)
     locker = mq.Queue(qm, APP_Q)
     options = C.MQGMO_BROWSE_FIRST | C.MQGMO_LOCK | C.MQGMO_NO_SYNCPOINT
     assert locker.get(None, mq.MD(), mq.GMO(Options=options)) == b"locked"
-    put(qm, APP_Q, b"plain", Expiry=10)
+    put_to(qm, APP_Q, b"plain", Expiry=10)
     advance_to(qm, 300)
     assert qm.curdepth(APP_Q) == 2, "only the committed, unlocked expired message goes"
     assert discard_causes(qm, APP_Q) == ["scan"]
@@ -92,14 +92,14 @@ def test_exp28_scan_skips_uncommitted_and_locked_messages() -> None:
 
 @pytest.mark.parametrize(("profile", "seconds"), [("distributed", 300), ("ibmi", 300), ("zos", 0)])
 def test_exp28_default_expiry_interval_per_profile(profile: str, seconds: int) -> None:
-    assert qm_with_queues(profile=profile).expryint == seconds
+    assert qm_with_queues(profile=profile, scans=True).expryint == seconds
 
 
 # --- EXP-28, z/OS -----------------------------------------------------------------------------
 
 
 def test_exp28_zos_no_scan_by_default() -> None:
-    qm = qm_with_queues(profile="zos")
+    qm = qm_with_queues(profile="zos", scans=True)
     put_expiring(qm, expiry=10)
     advance_to(qm, 3600)
     assert qm.curdepth(APP_Q) == 1
@@ -107,7 +107,7 @@ def test_exp28_zos_no_scan_by_default() -> None:
 
 
 def test_exp28_zos_expryint_scans_every_interval() -> None:
-    qm = qm_with_queues(profile="zos")
+    qm = qm_with_queues(profile="zos", scans=True)
     qm.alter_qmgr(expryint=30)
     put_expiring(qm, expiry=10)
     assert_scanned_at(qm, 30)
@@ -125,11 +125,11 @@ ZOS_QUEUES = ("APP.A", "APP.B", "OTHER.Q")
 @pytest.fixture
 def zos_with_expired() -> mq.QueueManager:
     """z/OS, no EXPRYINT: on each queue two expired messages and one live one."""
-    qm = qm_with_queues(profile="zos", queues=(*ZOS_QUEUES, REPLY_Q))
+    qm = qm_with_queues(profile="zos", queues=(*ZOS_QUEUES, REPLY_Q), scans=True)
     for qname in ZOS_QUEUES:
-        put(qm, qname, b"old 1", Expiry=10)
-        put(qm, qname, b"old 2", Expiry=10)
-        put(qm, qname, b"live", Expiry=C.MQEI_UNLIMITED)
+        put_to(qm, qname, b"old 1", Expiry=10)
+        put_to(qm, qname, b"old 2", Expiry=10)
+        put_to(qm, qname, b"live", Expiry=C.MQEI_UNLIMITED)
     advance_to(qm, 5)
     return qm
 
@@ -154,7 +154,7 @@ def test_exp28_zos_refresh_expiry_default_is_every_queue(
 
 @pytest.mark.parametrize("profile", ["distributed", "ibmi"])
 def test_exp28_refresh_expiry_is_zos_only(profile: str) -> None:
-    qm = qm_with_queues(profile=profile)
+    qm = qm_with_queues(profile=profile, scans=True)
     assert mq_reason(lambda: qm.refresh_expiry("APP.*")) == C.MQRC_FUNCTION_NOT_SUPPORTED
 
 
@@ -163,18 +163,18 @@ def test_exp28_refresh_expiry_is_zos_only(profile: str) -> None:
 
 def test_exp28_ibmi_scans_every_300s() -> None:
     """The same internal expiry task as distributed: the first scan at 300 s, without any get."""
-    qm = qm_with_queues(profile="ibmi")
+    qm = qm_with_queues(profile="ibmi", scans=True)
     put_expiring(qm, expiry=10)
-    put(qm, APP_Q, b"live", Expiry=C.MQEI_UNLIMITED)
+    put_to(qm, APP_Q, b"live", Expiry=C.MQEI_UNLIMITED)
     assert_scanned_at(qm, 300, live=1)
     assert qm.curdepth(REPLY_Q) == 1, "the scan sends the requested expiration report"
     assert [e.time_ms for e in events(qm, "scan")] == [300_000]
     assert events(qm, "get") == [], "no application get was involved"
-    assert get(qm, APP_Q)[0] == b"live", "live messages stay"
+    assert get_from(qm, APP_Q)[0] == b"live", "live messages stay"
 
 
 def test_exp28_ibmi_scans_again_every_300s() -> None:
-    qm = qm_with_queues(profile="ibmi")
+    qm = qm_with_queues(profile="ibmi", scans=True)
     advance_to(qm, 301)
     put_expiring(qm, expiry=10)
     assert_scanned_at(qm, 600)
@@ -183,7 +183,7 @@ def test_exp28_ibmi_scans_again_every_300s() -> None:
 
 def test_exp28_ibmi_alter_qmgr_expryint_sets_the_interval_from_the_alter() -> None:
     """ALTER at 100 s to 60 s: scans at 160, 220 and 280 s, none at 300 s (the old schedule)."""
-    qm = qm_with_queues(profile="ibmi")
+    qm = qm_with_queues(profile="ibmi", scans=True)
     put_expiring(qm, expiry=10)
     advance_to(qm, 100)
     qm.alter_qmgr(expryint=60)
@@ -194,7 +194,7 @@ def test_exp28_ibmi_alter_qmgr_expryint_sets_the_interval_from_the_alter() -> No
 
 
 def test_exp28_ibmi_expryint_zero_disables_the_scan() -> None:
-    qm = qm_with_queues(profile="ibmi")
+    qm = qm_with_queues(profile="ibmi", scans=True)
     qm.alter_qmgr(expryint=0)
     put_expiring(qm, expiry=10)
     advance_to(qm, 3600)
@@ -204,7 +204,7 @@ def test_exp28_ibmi_expryint_zero_disables_the_scan() -> None:
 
 @pytest.mark.parametrize("bad", [-1, 100_000_000, 1.5])
 def test_exp28_ibmi_expryint_range_as_distributed(bad: object) -> None:
-    qm = qm_with_queues(profile="ibmi")
+    qm = qm_with_queues(profile="ibmi", scans=True)
     with pytest.raises(ValueError, match=r"EXPRYINT must be seconds in 0\.\.99999999"):
         qm.alter_qmgr(expryint=bad)  # type: ignore[arg-type]
     assert qm.expryint == 300
@@ -215,19 +215,19 @@ def test_exp28_ibmi_expryint_range_as_distributed(bad: object) -> None:
 
 @pytest.mark.parametrize(("expiry", "stored"), [(C.MQEI_UNLIMITED, 50), (100, 50), (30, 30)])
 def test_exp06_capexpry_on_local_queue(expiry: int, stored: int) -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.define_qlocal("CAPPED", capexpry=50)
-    md = put(qm, "CAPPED", Expiry=expiry)
+    md = put_to(qm, "CAPPED", Expiry=expiry)
     assert md.Expiry == expiry, "Expiry is input-only: the put does not rewrite md.Expiry"
-    assert get(qm, "CAPPED", browse=True)[1].Expiry == stored
+    assert get_from(qm, "CAPPED", browse=True)[1].Expiry == stored
 
 
 def test_exp06_capped_message_expires_at_the_cap() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.define_qlocal("CAPPED", capexpry=50)
-    put(qm, "CAPPED", Expiry=C.MQEI_UNLIMITED)
+    put_to(qm, "CAPPED", Expiry=C.MQEI_UNLIMITED)
     qm.sim.advance(seconds=6)
-    assert mq_reason(lambda: get(qm, "CAPPED")) == C.MQRC_NO_MSG_AVAILABLE
+    assert mq_reason(lambda: get_from(qm, "CAPPED")) == C.MQRC_NO_MSG_AVAILABLE
 
 
 @pytest.mark.parametrize(
@@ -237,11 +237,11 @@ def test_exp06_capped_message_expires_at_the_cap() -> None:
 def test_exp06_lowest_cap_on_alias_path_wins(
     alias_cap: int | str | None, local_cap: int | str | None, stored: int
 ) -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.define_qlocal("CAPPED", capexpry=local_cap)
     qm.define_qalias("ALIAS.CAPPED", target="CAPPED", capexpry=alias_cap)
-    put(qm, "ALIAS.CAPPED", Expiry=C.MQEI_UNLIMITED)
-    assert get(qm, "CAPPED")[1].Expiry == stored
+    put_to(qm, "ALIAS.CAPPED", Expiry=C.MQEI_UNLIMITED)
+    assert get_from(qm, "CAPPED")[1].Expiry == stored
 
 
 @pytest.mark.parametrize(
@@ -251,24 +251,24 @@ def test_exp06_lowest_cap_on_alias_path_wins(
 def test_exp06_cap_on_remote_definition_and_xmitq(
     remote_cap: int | None, xmitq_cap: int | None, stored: int
 ) -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.define_qlocal("QM2", usage="XMITQ", capexpry=xmitq_cap)
     qm.define_qremote("TO.QM2", rname=APP_Q, rqmname="QM2", capexpry=remote_cap)
-    md = put(qm, "TO.QM2", Expiry=C.MQEI_UNLIMITED)
+    md = put_to(qm, "TO.QM2", Expiry=C.MQEI_UNLIMITED)
     assert md.Expiry == C.MQEI_UNLIMITED
-    data, outer = get(qm, "QM2")
+    data, outer = get_from(qm, "QM2")
     assert (outer.Expiry, unpack_xqh(data).MsgDesc.Expiry) == (stored, stored)
 
 
 def test_exp06_altering_capexpry_leaves_queued_messages_alone() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.define_qlocal("CAPPED", capexpry=50)
-    put(qm, "CAPPED", b"capped", Expiry=C.MQEI_UNLIMITED)
-    put(qm, APP_Q, b"uncapped", Expiry=C.MQEI_UNLIMITED)
+    put_to(qm, "CAPPED", b"capped", Expiry=C.MQEI_UNLIMITED)
+    put_to(qm, APP_Q, b"uncapped", Expiry=C.MQEI_UNLIMITED)
     qm.alter_qlocal("CAPPED", capexpry="NOLIMIT")
     qm.alter_qlocal(APP_Q, capexpry=10)
     qm.sim.advance(seconds=2)
-    assert get(qm, "CAPPED")[1].Expiry == 30, "the old cap still applies to the old message"
-    assert get(qm, APP_Q)[1].Expiry == C.MQEI_UNLIMITED, "a new cap does not reach back"
-    put(qm, APP_Q, b"new", Expiry=C.MQEI_UNLIMITED)
-    assert get(qm, APP_Q)[1].Expiry == 10, "new puts get the new cap"
+    assert get_from(qm, "CAPPED")[1].Expiry == 30, "the old cap still applies to the old message"
+    assert get_from(qm, APP_Q)[1].Expiry == C.MQEI_UNLIMITED, "a new cap does not reach back"
+    put_to(qm, APP_Q, b"new", Expiry=C.MQEI_UNLIMITED)
+    assert get_from(qm, APP_Q)[1].Expiry == 10, "new puts get the new cap"

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 import mqlearn as mq
 from mqlearn import CMQC as C
 from mqlearn.engine.message import NEVER
-from mqlearn.engine.validate import _check_gmo, _check_pmo, _put_options, check_gmo, check_pmo
+from mqlearn.engine.mqi_checks import _check_gmo, _check_pmo, _put_options, check_gmo, check_pmo
 
 Q = "APP.Q"
 
@@ -92,6 +92,47 @@ def test_capexpry_altered_within_one_clock_tick() -> None:
     qm.alter_qlocal(Q, capexpry="NOLIMIT")
     put(qm, 0, 100)
     assert [deadline for _, _, deadline in queued(qm)] == [10_000, 1_000, 1_000, 10_000]
+
+
+@pytest.mark.parametrize(
+    ("define", "attr", "value", "how"),
+    [
+        (lambda qm: qm.define_qlocal("L", capexpry=100), "capexpry", 10, "alter_qlocal"),
+        (lambda qm: qm.local(Q), "maxdepth", 1, "alter_qlocal"),
+        (lambda qm: qm.define_qalias("A", target=Q), "target", "L2", "qm.alter("),
+        (
+            lambda qm: qm.define_qremote("R", rname="X", rqmname="QM2"),
+            "rname",
+            "Y",
+            "qm.alter(",
+        ),
+        (lambda qm: qm.define_topic("T", topicstr="a/b"), "capexpry", 5, "replace=True"),
+    ],
+)
+def test_definitions_are_read_only(
+    define: Callable[[mq.QueueManager], Any], attr: str, value: object, how: str
+) -> None:
+    """Setting an attribute of a definition the queue manager handed out fails and says how to
+    change it (the route cache would never hear of the change); ALTER and REPLACE still work."""
+    qm = new_qm()
+    definition = define(qm)
+    before = getattr(definition, attr)
+    with pytest.raises(AttributeError, match="read-only") as raised:
+        setattr(definition, attr, value)
+    assert how in str(raised.value) and attr.upper() in str(raised.value)
+    with pytest.raises(AttributeError, match="read-only"):
+        delattr(definition, attr)
+    assert getattr(definition, attr) == before
+
+
+def test_an_altered_definition_reads_the_new_values_and_puts_follow_them() -> None:
+    qm = new_qm()
+    definition = qm.local(Q)
+    put(qm, 0, 100)
+    qm.alter_qlocal(Q, capexpry=10)
+    assert definition.capexpry == 10 and qm.local(Q) is definition
+    put(qm, 0, 100)
+    assert [deadline for _, _, deadline in queued(qm)] == [10_000, 1_000]
 
 
 def test_clock_advanced_between_puts() -> None:

@@ -10,17 +10,17 @@ from __future__ import annotations
 import pytest
 
 from mqlearn import CMQC as C
-from tests.engine.helpers_part2 import (
+from tests.engine.helpers import (
     DEAD_Q,
     DLH_LEN,
     Link,
     discard_causes,
     events,
-    get,
+    get_from,
     get_reason,
     linked_qmgrs,
     name,
-    put,
+    put_to,
     unpack_dlh,
 )
 
@@ -30,7 +30,7 @@ LOST = b"nobody is waiting for this"
 def send_to_unknown_queue(link: Link, expiry: int = 600, report: int = C.MQRO_NONE) -> None:
     """Put on QM1 for queue NO.SUCH.Q at QM2 (QM2 has no such queue); let the channel run 1 s."""
     link.qm1.define_qremote("TO.NOWHERE", rname="NO.SUCH.Q", rqmname="QM2")
-    put(link.qm1, "TO.NOWHERE", LOST, Expiry=expiry, Report=report, Format=C.MQFMT_STRING)
+    put_to(link.qm1, "TO.NOWHERE", LOST, Expiry=expiry, Report=report, Format=C.MQFMT_STRING)
     link.sim.advance(seconds=1)
 
 
@@ -43,7 +43,7 @@ def test_dlq01_undeliverable_arrival_goes_to_dlq_behind_mqdlh(link: Link) -> Non
     send_to_unknown_queue(link)
     assert link.qm2.curdepth(DEAD_Q) == 1
     assert len(events(link.qm2, "dead-letter")) == 1
-    data, md = get(link.qm2, DEAD_Q)
+    data, md = get_from(link.qm2, DEAD_Q)
     assert md.Format == C.MQFMT_DEAD_LETTER_HEADER
     assert len(data) == DLH_LEN + len(LOST), "MQDLH (172 bytes) + the original data"
     dlh = unpack_dlh(data)
@@ -56,9 +56,9 @@ def test_dlq01_undeliverable_arrival_goes_to_dlq_behind_mqdlh(link: Link) -> Non
 def test_dlq01_remaining_expiry_keeps_counting_down_on_the_dlq(link: Link) -> None:
     send_to_unknown_queue(link, expiry=600)  # arrives at t = 0 (latency 0), found at t = 1 s
     link.sim.advance(seconds=9)
-    _, first = get(link.qm2, DEAD_Q, browse=True)
+    _, first = get_from(link.qm2, DEAD_Q, browse=True)
     link.sim.advance(seconds=20)
-    _, second = get(link.qm2, DEAD_Q, browse=True)
+    _, second = get_from(link.qm2, DEAD_Q, browse=True)
     assert (first.Expiry, second.Expiry) == (500, 300), "60 s lifetime, read at 10 s and 30 s"
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import mqlearn as mq
 from mqlearn import CMQC as C
-from tests.engine.helpers_part1 import (
+from tests.engine.helpers import (
     APP_Q,
     REPLY_Q,
     SHORT,

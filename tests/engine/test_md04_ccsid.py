@@ -14,7 +14,7 @@ import pytest
 
 import mqlearn as mq
 from mqlearn import CMQC as C
-from tests.engine.helpers_part1 import APP_Q, INIT_Q, REPLY_Q, get, new_qm, put, qm_with_queue
+from tests.engine.helpers import APP_Q, INIT_Q, REPLY_Q, get, new_qm, put, qm_with_queue
 
 Q_MGR = 0  # MQCCSI_Q_MGR, the initial value of MQMD.CodedCharSetId
 INHERIT = -2  # MQCCSI_INHERIT

@@ -433,7 +433,7 @@ class ChannelRun:
 
     def in_flight_ids(self) -> list[bytes]:
         """MsgIds the channel has taken off the XMITQ and not yet delivered (``ch.in_flight``)."""
-        return [flight.message.msgid for flight in self.channel.in_flight]
+        return [flight.view.msgid for flight in self.channel.in_flight]
 
 
 channel_ops = op_lists(

@@ -17,15 +17,15 @@ import mqlearn as mq
 from mqlearn import CMQC as C
 from mqlearn.engine import Topic
 from mqlearn.engine.pubsub import topic_matches
-from tests.engine.helpers_part1 import raises_reason
-from tests.engine.helpers_part2 import (
+from tests.engine.helpers import (
     DEAD_Q,
     DLH_LEN,
     REPLY_Q,
     events,
-    get,
+    get_from,
     get_reason,
     qm_with_queues,
+    raises_reason,
     unpack_dlh,
 )
 
@@ -35,7 +35,7 @@ QUEUES = ("SUB.A", "SUB.B")
 
 def pubsub_qm(*, deadq: str | None = DEAD_Q, **topic_attrs: Any) -> mq.QueueManager:
     """QM1 with topic object PRICES (``prices``) and subscriptions A, B on ``prices/eur``."""
-    qm = qm_with_queues(queues=(*QUEUES, REPLY_Q), deadq=deadq)
+    qm = qm_with_queues(queues=(*QUEUES, REPLY_Q), deadq=deadq, scans=True)
     qm.define_topic("PRICES", topicstr="prices", **topic_attrs)
     qm.define_sub("A", topicstr=TOPIC, dest="SUB.A")
     qm.define_sub("B", topicstr=TOPIC, dest="SUB.B")
@@ -57,13 +57,13 @@ def publish(
 
 
 def browse_md(qm: mq.QueueManager, queue: str) -> mq.MD:
-    return get(qm, queue, browse=True)[1]
+    return get_from(qm, queue, browse=True)[1]
 
 
 def all_on(qm: mq.QueueManager, queue: str) -> list[tuple[bytes, mq.MD]]:
     found = []
     while qm.curdepth(queue):
-        found.append(get(qm, queue))
+        found.append(get_from(qm, queue))
     return found
 
 
@@ -73,7 +73,7 @@ def all_on(qm: mq.QueueManager, queue: str) -> list[tuple[bytes, mq.MD]]:
 def test_eip05_each_subscriber_gets_its_own_copy_with_its_own_msgid() -> None:
     qm = pubsub_qm()
     publish(qm, b"1.08")
-    copies = [get(qm, q) for q in QUEUES]
+    copies = [get_from(qm, q) for q in QUEUES]
     assert [data for data, _ in copies] == [b"1.08", b"1.08"]
     msgids = {md.MsgId for _, md in copies}
     assert len(msgids) == 2 and C.MQMI_NONE not in msgids
@@ -94,8 +94,8 @@ def test_eip05_copies_carry_their_subscriptions_correlid() -> None:
     qm = pubsub_qm()
     qm.define_sub("A", topicstr=TOPIC, dest="SUB.A", destcorl=b"CORREL.A", replace=True)
     publish(qm, CorrelId=b"PUBLISHER")
-    _, a = get(qm, "SUB.A")
-    _, b = get(qm, "SUB.B")
+    _, a = get_from(qm, "SUB.A")
+    _, b = get_from(qm, "SUB.B")
     assert a.CorrelId == b"CORREL.A".ljust(24, b"\0")
     assert b.CorrelId == qm.subscriptions["B"].destcorl != a.CorrelId
 
@@ -104,7 +104,7 @@ def test_eip05_copies_expire_independently_with_one_report_each() -> None:
     """A's subscriber takes its copy in time; B's copy expires: exactly one report, for B's copy."""
     qm = pubsub_qm()
     publish(qm, Expiry=20, Report=C.MQRO_EXPIRATION, ReplyToQ=REPLY_Q)
-    _, a = get(qm, "SUB.A")
+    _, a = get_from(qm, "SUB.A")
     assert a.Expiry == 20
     b_id = browse_md(qm, "SUB.B").MsgId
     qm.sim.advance(seconds=3)
@@ -348,7 +348,7 @@ def test_eip05_nonpersistent_copy_a_full_queue_refuses_goes_to_the_dead_letter_q
     fill(qm, "SUB.B")
     publish(qm, Persistence=C.MQPER_NOT_PERSISTENT)
     assert qm.curdepth("SUB.A") == 1
-    data, _ = get(qm, DEAD_Q)
+    data, _ = get_from(qm, DEAD_Q)
     dlh = unpack_dlh(data)
     assert (dlh.Reason, dlh.DestQName.strip()) == (C.MQRC_Q_FULL, "SUB.B")
     assert data[DLH_LEN:] == b"1.08"
@@ -391,7 +391,7 @@ def test_eip05_event_log_accounts_for_every_copy_on_every_queue() -> None:
     fill(qm, "SUB.B")
     publish(qm, Expiry=10, Report=C.MQRO_EXPIRATION, ReplyToQ=REPLY_Q)
     publish(qm, b"kept")
-    get(qm, "SUB.A")
+    get_from(qm, "SUB.A")
     qm.sim.advance(seconds=2)
     qm.scan()
     for local in qm.local_queues():

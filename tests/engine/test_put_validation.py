@@ -13,7 +13,7 @@ import pytest
 
 import mqlearn as mq
 from mqlearn import CMQC as C
-from tests.engine.helpers_part1 import (
+from tests.engine.helpers import (
     APP_Q,
     REPLY_Q,
     events_of,

@@ -18,18 +18,18 @@ import pytest
 
 import mqlearn as mq
 from mqlearn import CMQC as C
-from tests.engine.helpers_part2 import (
+from tests.engine.helpers import (
     APP_Q,
     DEAD_Q,
     DLH_LEN,
     REPLY_Q,
     discard_causes,
     events,
-    get,
+    get_from,
     get_reason,
     name,
-    put,
     put_expiring,
+    put_to,
     qm_with_queues,
     unpack_dlh,
     unpack_xqh,
@@ -52,7 +52,7 @@ def reports_on(qm: mq.QueueManager, qname: str = REPLY_Q) -> list[tuple[bytes, m
     """Take every message off ``qname`` (version-2 MDs)."""
     found = []
     while qm.curdepth(qname):
-        found.append(get(qm, qname))
+        found.append(get_from(qm, qname))
     return found
 
 
@@ -67,7 +67,7 @@ def only_report(qm: mq.QueueManager, qname: str = REPLY_Q) -> tuple[bytes, mq.MD
 
 @pytest.mark.parametrize("option", EXPIRATION_OPTIONS)
 def test_rpt01_expiration_options_cause_a_report(option: int) -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     put_expiring(qm, report=option)
     expire_and_discard_by_get(qm)
     _, report = only_report(qm)
@@ -86,7 +86,7 @@ def test_rpt01_expiration_options_cause_a_report(option: int) -> None:
 )
 def test_rpt01_no_report_without_an_expiration_option(option: int) -> None:
     """Exception-report options (or none at all) never produce an expiration report."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     put_expiring(qm, report=option)
     expire_and_discard_by_get(qm)
     assert discard_causes(qm, APP_Q) == ["get"], "the message must still be discarded"
@@ -107,7 +107,7 @@ def _discard_by(qm: mq.QueueManager, how: str) -> None:
 
 @pytest.mark.parametrize("how", ["get", "browse", "scan"])
 def test_rpt02_report_at_discard_not_at_eligibility(how: str) -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     put_expiring(qm, expiry=10)
     qm.sim.advance(seconds=120)  # long past the deadline, before the first scan (300 s)
     assert qm.curdepth(APP_Q) == 1, "advancing time alone discards nothing (EXP-20)"
@@ -153,7 +153,7 @@ class ReportCase:
 
 @pytest.fixture(scope="module")
 def report_case() -> ReportCase:
-    qm = qm_with_queues(LONG_QM)
+    qm = qm_with_queues(LONG_QM, scans=True)
     original = put_expiring(qm, ORIGINAL_DATA, expiry=20, **ORIGINAL_FIELDS)
     qm.sim.advance(ms=DISCARD_MS)
     assert get_reason(qm, APP_Q) == C.MQRC_NO_MSG_AVAILABLE
@@ -216,7 +216,7 @@ def test_rpt03_report_has_a_new_msg_id_and_no_data(report_case: ReportCase) -> N
 def test_rpt03_original_length_copied_when_defined() -> None:
     """MQPUT keeps an application's OriginalLength only for a report that is a segment (seed 003,
     MDOLN); the expiration report then copies it."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     put_expiring(
         qm,
         b"segment",
@@ -234,7 +234,7 @@ def test_rpt03_original_length_copied_when_defined() -> None:
 def test_rpt03_original_length_ignored_on_an_ordinary_put() -> None:
     """Elsewhere MQPUT replaces OriginalLength with MQOL_UNDEFINED, so the report carries the
     original data length."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     put_expiring(qm, b"segment", Version=C.MQMD_VERSION_2, OriginalLength=4096)
     expire_and_discard_by_get(qm)
     _, report = only_report(qm)
@@ -253,7 +253,7 @@ def test_rpt03_original_length_ignored_on_an_ordinary_put() -> None:
     ],
 )
 def test_rpt04_report_data_levels(option: int, length: int) -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     data = bytes(range(250))
     put_expiring(qm, data, report=option)
     expire_and_discard_by_get(qm)
@@ -263,7 +263,7 @@ def test_rpt04_report_data_levels(option: int, length: int) -> None:
 
 def test_rpt04_with_data_keeps_leading_mq_headers() -> None:
     """_WITH_DATA: leading MQ headers (here an MQDLH) plus 100 bytes of application data."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     header = mq.MQDLH(Reason=C.MQRC_Q_FULL, DestQName="ELSEWHERE", Format=C.MQFMT_NONE).pack()
     data = header + bytes(range(250))
     put_expiring(qm, data, report=C.MQRO_EXPIRATION_WITH_DATA, Format=C.MQFMT_DEAD_LETTER_HEADER)
@@ -274,7 +274,7 @@ def test_rpt04_with_data_keeps_leading_mq_headers() -> None:
 
 def test_rpt04_report_on_xmitq_message_carries_the_inner_message() -> None:
     """Format MQFMT_XMIT_Q_HEADER: the report is about the message inside the MQXQH."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.define_qlocal("QM2", usage="XMITQ")
     qm.define_qremote("TO.QM2", rname=APP_Q, rqmname="QM2")
     original = put_expiring(qm, b"inner", qname="TO.QM2", report=C.MQRO_EXPIRATION_WITH_FULL_DATA)
@@ -305,7 +305,7 @@ RFH2_104 = rfh2(name_values=USR_64)
 def test_rpt04_rfh2_is_carried_whole_before_100_bytes_of_data() -> None:
     """A 104-byte MQRFH2 and 150 bytes of data: the report carries the MQRFH2 (104 bytes) plus
     the first 100 bytes of application data, 204 bytes; not just the first 100 bytes."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     header = rfh2(name_values=USR_64)
     assert len(header) == 104
     body = bytes(range(150))
@@ -327,7 +327,7 @@ def test_rpt04_big_endian_rfh2_of_the_real_capture() -> None:
     captured = bytes.fromhex("".join(rows).replace(" ", ""))
     header = captured[:156]
     assert header[:12] == b"RFH \0\0\0\x02\0\0\0\x9c"
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     body = bytes(150)
     put_expiring(
         qm,
@@ -344,7 +344,7 @@ def test_rpt04_big_endian_rfh2_of_the_real_capture() -> None:
 def test_rpt04_the_format_chain_is_followed_through_every_header() -> None:
     """MQDLH (172) → MQRFH2 (104) → MQRFH2 (48) → application data: the Format of each header
     names the next; the report carries all three headers, 324 bytes, plus 100 bytes."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     inner = rfh2(b"MQSTR   ", b"<a>1</a>")
     assert len(inner) == 48
     outer = rfh2(b"MQHRF2  ", USR_64)
@@ -371,7 +371,7 @@ def test_rpt04_data_that_is_not_the_announced_header_counts_as_application_data(
 ) -> None:
     """Format says MQHRF2, but the bytes are not an MQRFH2: nothing is taken as a header, and the
     report carries the first 100 bytes only."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     data = header + bytes(range(150))
     put_expiring(qm, data, report=C.MQRO_EXPIRATION_WITH_DATA, Format=C.MQFMT_RF_HEADER_2)
     expire_and_discard_by_get(qm)
@@ -382,7 +382,7 @@ def test_rpt04_data_that_is_not_the_announced_header_counts_as_application_data(
 def test_rpt04_remote_message_with_an_rfh2_reports_header_and_data_after_the_mqxqh() -> None:
     """Expired on the transmission queue: the report describes the message inside the MQXQH, so
     its data is the MQRFH2 and 100 bytes, without the MQXQH."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.define_qlocal("QM2", usage="XMITQ")
     qm.define_qremote("TO.QM2", rname=APP_Q, rqmname="QM2")
     header = rfh2(name_values=USR_64)
@@ -400,7 +400,7 @@ def test_rpt04_remote_message_with_an_rfh2_reports_header_and_data_after_the_mqx
 
 
 def test_rpt04_short_data_after_the_header_is_carried_whole() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     data = rfh2(name_values=USR_64) + b"x" * 50
     put_expiring(qm, data, report=C.MQRO_EXPIRATION_WITH_DATA, Format=C.MQFMT_RF_HEADER_2)
     expire_and_discard_by_get(qm)
@@ -422,7 +422,7 @@ def test_rpt04_short_data_after_the_header_is_carried_whole() -> None:
 def test_rpt05_report_msg_id_and_correl_id(
     extra: int, pass_msg_id: bool, pass_correl_id: bool
 ) -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     original = put_expiring(qm, report=C.MQRO_EXPIRATION | extra, CorrelId=CORREL)
     expire_and_discard_by_get(qm)
     _, report = only_report(qm)
@@ -434,7 +434,7 @@ def test_rpt05_report_msg_id_and_correl_id(
 
 
 def test_rpt06_report_goes_to_reply_to_q() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     original = put_expiring(qm)
     assert original.ReplyToQMgr == "QM1", "a blank ReplyToQMgr is filled in by the put"
     expire_and_discard_by_get(qm)
@@ -448,7 +448,7 @@ def _missing(qm: mq.QueueManager) -> str:
 
 def _full(qm: mq.QueueManager) -> str:
     qm.define_qlocal("FULL.Q", maxdepth=1)
-    put(qm, "FULL.Q", b"filler")
+    put_to(qm, "FULL.Q", b"filler")
     return "FULL.Q"
 
 
@@ -468,7 +468,7 @@ REPLY_PROBLEMS: list[tuple[Callable[[mq.QueueManager], str], int]] = [
 def test_rpt06_undeliverable_report_goes_to_dlq(
     make_reply_q: Callable[[mq.QueueManager], str], reason: int
 ) -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     reply_q = make_reply_q(qm)
     put_expiring(qm, reply_to=reply_q)
     expire_and_discard_by_get(qm)
@@ -482,7 +482,7 @@ def test_rpt06_undeliverable_report_goes_to_dlq(
 
 
 def test_rpt06_no_route_to_reply_qmgr_goes_to_dlq_with_2087() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     put_expiring(qm, ReplyToQMgr="QM9")  # no transmission queue QM9
     expire_and_discard_by_get(qm)
     data, _ = only_report(qm, DEAD_Q)
@@ -492,11 +492,11 @@ def test_rpt06_no_route_to_reply_qmgr_goes_to_dlq_with_2087() -> None:
 
 
 def test_rpt06_no_dlq_report_thrown_away_and_processing_continues() -> None:
-    qm = qm_with_queues(deadq=None)
+    qm = qm_with_queues(deadq=None, scans=True)
     put_expiring(qm, b"expired", reply_to="NO.SUCH.Q")
-    put(qm, APP_Q, b"live", Expiry=C.MQEI_UNLIMITED)
+    put_to(qm, APP_Q, b"live", Expiry=C.MQEI_UNLIMITED)
     qm.sim.advance(seconds=5)
-    data, _ = get(qm, APP_Q)
+    data, _ = get_from(qm, APP_Q)
     assert data == b"live", "the get goes on past the discarded message as usual"
     assert discard_causes(qm, APP_Q) == ["get"], "the expired message is still discarded"
     assert len(events(qm, "report", APP_Q)) == 1, "the log says what became of the report"
@@ -504,7 +504,7 @@ def test_rpt06_no_dlq_report_thrown_away_and_processing_continues() -> None:
 
 
 def test_rpt06_reply_to_other_qmgr_goes_to_its_xmitq() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     qm.define_qlocal("QM2", usage="XMITQ")
     original = put_expiring(qm, ReplyToQMgr="QM2")
     expire_and_discard_by_get(qm)
@@ -525,7 +525,7 @@ def test_rpt06_reply_to_other_qmgr_goes_to_its_xmitq() -> None:
     ids=["discard-msg", "dead-letter-q"],
 )
 def test_rpt07_pass_discard_and_expiry(discard: int, expected_report: int) -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     options = C.MQRO_EXPIRATION | C.MQRO_PASS_DISCARD_AND_EXPIRY | discard
     put_expiring(qm, report=options)
     expire_and_discard_by_get(qm)
@@ -535,7 +535,7 @@ def test_rpt07_pass_discard_and_expiry(discard: int, expected_report: int) -> No
 
 
 def test_rpt07_pass_discard_and_expiry_report_itself_expires() -> None:
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     put_expiring(qm, report=C.MQRO_EXPIRATION | C.MQRO_PASS_DISCARD_AND_EXPIRY)
     expire_and_discard_by_get(qm)
     qm.sim.advance(seconds=61)
@@ -547,7 +547,7 @@ def test_rpt07_pass_discard_and_expiry_report_itself_expires() -> None:
 
 def test_rpt09_missing_report_proves_nothing() -> None:
     """Reply queue PUT(DISABLED) and no DLQ: the message expired, yet no report arrives."""
-    qm = qm_with_queues(deadq=None)
+    qm = qm_with_queues(deadq=None, scans=True)
     qm.alter_qlocal(REPLY_Q, put="DISABLED")
     put_expiring(qm)
     expire_and_discard_by_get(qm)
@@ -562,9 +562,9 @@ def test_rpt09_missing_report_proves_nothing() -> None:
 def test_rpt08_application_discarding_a_stale_message_sends_the_requested_report() -> None:
     """A consumer got a live message, held it past its expiry and drops it: ``mq.report_expired``
     sends the report the queue manager would have sent, with the application's context."""
-    qm = qm_with_queues()
+    qm = qm_with_queues(scans=True)
     put_expiring(qm, b"quote", expiry=20, report=C.MQRO_EXPIRATION_WITH_FULL_DATA)
-    data, md = get(qm, APP_Q)
+    data, md = get_from(qm, APP_Q)
     qm.sim.advance(seconds=5)  # the consumer was slow: by its own clock the quote is stale
     where = mq.report_expired(qm, md, data)
     assert where is not None and REPLY_Q in where
@@ -576,8 +576,8 @@ def test_rpt08_application_discarding_a_stale_message_sends_the_requested_report
 
 
 def test_rpt08_no_report_when_none_was_asked_for() -> None:
-    qm = qm_with_queues()
-    put(qm, APP_Q, b"quote", Expiry=20)
-    data, md = get(qm, APP_Q)
+    qm = qm_with_queues(scans=True)
+    put_to(qm, APP_Q, b"quote", Expiry=20)
+    data, md = get_from(qm, APP_Q)
     assert mq.report_expired(qm, md, data) is None
     assert reports_on(qm, REPLY_Q) == []

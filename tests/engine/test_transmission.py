@@ -12,19 +12,19 @@ import pytest
 
 import mqlearn as mq
 from mqlearn import CMQC as C
-from tests.engine.helpers_part2 import (
+from tests.engine.helpers import (
     APP_Q,
     REPLY_Q,
     XQH_LEN,
     discard_causes,
     events,
-    get,
+    get_from,
     get_reason,
     linked_qmgrs,
     mq_reason,
     name,
-    put,
     put_expiring,
+    put_to,
     put_xmit,
     qm_with_queues,
     set_running,
@@ -35,7 +35,7 @@ from tests.engine.helpers_part2 import (
 
 def qm_with_xmitq(profile: str = "distributed", usage: str = "XMITQ") -> mq.QueueManager:
     """QM1 with a queue named QM2 (a transmission queue unless ``usage`` says otherwise)."""
-    qm = qm_with_queues(profile=profile)
+    qm = qm_with_queues(profile=profile, scans=True)
     qm.define_qlocal("QM2", usage=usage)
     return qm
 
@@ -46,9 +46,9 @@ def qm_with_xmitq(profile: str = "distributed", usage: str = "XMITQ") -> mq.Queu
 def test_xqh01_remote_put_lands_on_xmitq_behind_an_mqxqh() -> None:
     qm = qm_with_xmitq()
     qm.define_qremote("TO.QM2", rname=APP_Q, rqmname="QM2")
-    md = put(qm, "TO.QM2", b"hello", Expiry=300, Format=C.MQFMT_STRING)
+    md = put_to(qm, "TO.QM2", b"hello", Expiry=300, Format=C.MQFMT_STRING)
     assert md.Expiry == 300, "Expiry is input-only: the put leaves it alone"
-    data, outer = get(qm, "QM2", browse=True)
+    data, outer = get_from(qm, "QM2", browse=True)
     assert outer.Format == C.MQFMT_XMIT_Q_HEADER
     assert outer.Expiry == 300
     assert (outer.PutApplType, name(outer.PutApplName)) == (C.MQAT_QMGR, "QM1")
@@ -130,7 +130,7 @@ def test_xqh03_05_both_expiry_fields_decremented_on_get(
     qm = qm_with_xmitq(usage=usage)
     put_xmit(qm, "QM2", outer, xqh_message(embedded, b"body"))
     qm.sim.advance(seconds=wait_s)
-    data, md = get(qm, "QM2")
+    data, md = get_from(qm, "QM2")
     assert md.Expiry == outer_left
     assert unpack_xqh(data).MsgDesc.Expiry == embedded_left
     assert data[XQH_LEN:] == b"body"
@@ -139,9 +139,9 @@ def test_xqh03_05_both_expiry_fields_decremented_on_get(
 def test_xqh03_remote_put_both_fields_decremented_on_get() -> None:
     qm = qm_with_xmitq()
     qm.define_qremote("TO.QM2", rname=APP_Q, rqmname="QM2")
-    put(qm, "TO.QM2", b"hello", Expiry=100)
+    put_to(qm, "TO.QM2", b"hello", Expiry=100)
     qm.sim.advance(seconds=3)
-    data, outer = get(qm, "QM2")
+    data, outer = get_from(qm, "QM2")
     assert (outer.Expiry, unpack_xqh(data).MsgDesc.Expiry) == (70, 70)
 
 
@@ -158,7 +158,7 @@ def test_xqh03_short_data_left_alone_on_get() -> None:
     qm = qm_with_xmitq(usage="NORMAL")
     put_xmit(qm, "QM2", 100, b"too short for an MQXQH")
     qm.sim.advance(seconds=3)
-    data, md = get(qm, "QM2")
+    data, md = get_from(qm, "QM2")
     assert (data, md.Expiry) == (b"too short for an MQXQH", 70)
 
 
@@ -177,7 +177,7 @@ def test_xqh06_expires_on_xmitq_while_channel_stopped() -> None:
     assert discard_causes(link.qm1, "QM2") == ["channel"]
     assert link.qm1.curdepth("QM2") == 0
     assert link.qm2.curdepth(APP_Q) == 0, "the expired message never reaches its destination"
-    _, report = get(link.qm1, REPLY_Q)
+    _, report = get_from(link.qm1, REPLY_Q)
     assert (report.Feedback, report.CorrelId) == (C.MQFB_EXPIRATION, original.MsgId)
 
 
@@ -185,13 +185,13 @@ def test_xqh06_report_travels_back_from_an_intermediate_qmgr() -> None:
     """QM1 -> QM2 -> QM3: the message expires on QM2's transmission queue QM3 (channel stopped);
     QM2 discards it and sends the report back over its channel to QM1's REPLY.Q."""
     sim = mq.Simulation()
-    qm1 = qm_with_queues("QM1", sim)
+    qm1 = qm_with_queues("QM1", sim, scans=True)
     qm1.define_qlocal("QM2", usage="XMITQ")
     qm1.define_qremote("TO.QM3", rname=APP_Q, rqmname="QM3", xmitq="QM2")
-    qm2 = qm_with_queues("QM2", sim)
+    qm2 = qm_with_queues("QM2", sim, scans=True)
     qm2.define_qlocal("QM3", usage="XMITQ")
     qm2.define_qlocal("QM1", usage="XMITQ")
-    qm3 = qm_with_queues("QM3", sim)
+    qm3 = qm_with_queues("QM3", sim, scans=True)
     set_running(mq.Channel(qm1, qm2, xmitq="QM2"), True)
     set_running(mq.Channel(qm2, qm1, xmitq="QM1"), True)
     onward = mq.Channel(qm2, qm3, xmitq="QM3")
@@ -206,7 +206,7 @@ def test_xqh06_report_travels_back_from_an_intermediate_qmgr() -> None:
 
     assert discard_causes(qm2, "QM3") == ["channel"]
     assert qm3.curdepth(APP_Q) == 0
-    _, report = get(qm1, REPLY_Q)
+    _, report = get_from(qm1, REPLY_Q)
     assert (report.Feedback, report.CorrelId) == (C.MQFB_EXPIRATION, original.MsgId)
     assert name(report.ReplyToQMgr) == "QM2", "the generating queue manager"
 
@@ -216,13 +216,13 @@ def test_xqh06_report_travels_back_from_an_intermediate_qmgr() -> None:
 
 def test_exp10_remaining_expiry_reduced_by_xmitq_wait_and_latency() -> None:
     link = linked_qmgrs(latency_ms=1500, running=False)
-    put(link.qm1, "TO.QM2", b"travel", Expiry=100)
+    put_to(link.qm1, "TO.QM2", b"travel", Expiry=100)
     link.sim.advance(seconds=2)  # 2 s waiting on the transmission queue
     link.channel.start()
     link.sim.advance(seconds=2)  # taken at 2.0 s, arrives at 3.5 s, waits 0.5 s on APP.IN
     (arrival,) = events(link.qm2, "channel-arrive")
     assert (arrival.time_ms, arrival.expiry) == (3500, 65)
-    data, md = get(link.qm2, APP_Q)
+    data, md = get_from(link.qm2, APP_Q)
     assert data == b"travel"
     assert md.Expiry == 60, "100 - 20 (xmitq) - 15 (transit) - 5 (destination queue)"
 
@@ -231,7 +231,7 @@ def test_exp10_embedded_expiry_governs_at_the_destination() -> None:
     link = linked_qmgrs(latency_ms=1000)
     put_xmit(link.qm1, "QM2", 100, xqh_message(50, b"inner"))
     link.sim.advance(seconds=2)
-    data, md = get(link.qm2, APP_Q)
+    data, md = get_from(link.qm2, APP_Q)
     assert (data, md.Expiry) == (b"inner", 30)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import mqlearn as mq
 from mqlearn import CMQC as C
-from tests.engine.helpers_part1 import (
+from tests.engine.helpers import (
     APP_Q,
     INIT_Q,
     SHORT,

@@ -105,9 +105,9 @@ def test_browse_next_walks_from_the_cursor() -> None:
     model = stage.model
     act(stage, lambda: model.get(browse="first"))
     model.advance(1_000)
-    cursor = model.handle.cursor_message
+    cursor = model.handle.cursor_seq
     assert cursor is not None
-    steps = act(stage, lambda: model.get(browse="next"), start_after=cursor.seq)
+    steps = act(stage, lambda: model.get(browse="next"), start_after=cursor)
     assert ops(steps) == [
         ("visit", "B"),
         ("discard", "B"),

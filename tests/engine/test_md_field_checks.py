@@ -1,4 +1,4 @@
-"""Fidelity, round 2: MD-05, MD-06, MQI-01, LCK-02, RPL-02, RPL-03 and MD-07.
+"""MQMD fields as MQPUT checks them and MQGET returns them: MD-05, MD-06 and MD-07.
 
 Every expectation here is worked out by hand from IBM's text, not read from mqlearn's own tables:
 the MQMD field descriptions on "MQMD (Message descriptor) on IBM i" (MDFB, MDRQ, MDRM, MDEXP...),
@@ -21,7 +21,7 @@ import mqlearn as mq
 from mqlearn import CMQC as C
 from mqlearn.engine.descriptor import md_extension
 from mqlearn.interop import dump_dmpmqmsg
-from tests.engine.helpers_part1 import (
+from tests.engine.helpers import (
     APP_Q,
     REPLY_Q,
     events_of,
@@ -46,13 +46,7 @@ OFFSET_ERROR = 2251  # MQRC_OFFSET_ERROR
 ORIGINAL_LENGTH_ERROR = 2252  # MQRC_ORIGINAL_LENGTH_ERROR
 PRIORITY_EXCEEDS_MAXIMUM = 2049  # MQRC_PRIORITY_EXCEEDS_MAXIMUM (warning)
 NO_MSG_AVAILABLE = 2033  # MQRC_NO_MSG_AVAILABLE
-NO_MSG_UNDER_CURSOR = 2034  # MQRC_NO_MSG_UNDER_CURSOR
-NO_MSG_LOCKED = 2209  # MQRC_NO_MSG_LOCKED (completion code MQCC_WARNING on IBM's page)
-HOBJ_ERROR = 2019  # MQRC_HOBJ_ERROR
-OPTION_NOT_VALID_FOR_TYPE = 2045  # MQRC_OPTION_NOT_VALID_FOR_TYPE
-TRUNCATED_MSG_ACCEPTED = 2079  # MQRC_TRUNCATED_MSG_ACCEPTED (warning)
 TRUNCATED_MSG_FAILED = 2080  # MQRC_TRUNCATED_MSG_FAILED (warning)
-NO_SUBS_MATCHED = 2550  # MQRC_NO_SUBS_MATCHED (warning)
 OK, WARNING, FAILED = 0, 1, 2
 
 LONG_MIN = -2_147_483_648  # an MQLONG: 4-byte signed integer
@@ -260,228 +254,6 @@ def test_md06_every_put_entry_point_refuses_out_of_range_values(
     }
     refused_and_nothing_queued(qm, calls[entry], reason)
     assert (qm.curdepth(APP_Q), qm.curdepth("QM2")) == (0, 0)
-
-
-# -- MQI-01: last_comp / last_reason are reset by every call ---------------------------------------
-def test_mqi01_a_failure_after_a_warning_leaves_its_own_codes() -> None:
-    _qm, q = qm_with_queue()
-    with pytest.warns(mq.MQWarning):
-        put(q, Priority=12)  # above MAXPRTY 9
-    assert (q.last_comp, q.last_reason) == (WARNING, PRIORITY_EXCEEDS_MAXIMUM)
-    with raises_reason(EXPIRY_ERROR):
-        put(q, Expiry=0)
-    assert (q.last_comp, q.last_reason) == (FAILED, EXPIRY_ERROR)
-    put(q)
-    assert (q.last_comp, q.last_reason) == (OK, 0)
-
-
-def test_mqi01_gets_set_the_codes_on_success_warning_and_failure() -> None:
-    _qm, q = qm_with_queue()
-    put(q, b"0123456789")
-    with raises_reason(TRUNCATED_MSG_FAILED, WARNING):
-        q.get(4)
-    assert (q.last_comp, q.last_reason) == (WARNING, TRUNCATED_MSG_FAILED)
-    q.get(4, None, mq.GMO(Options=C.MQGMO_ACCEPT_TRUNCATED_MSG))
-    assert (q.last_comp, q.last_reason) == (WARNING, TRUNCATED_MSG_ACCEPTED)
-    with raises_reason(NO_MSG_AVAILABLE):
-        q.get()
-    assert (q.last_comp, q.last_reason) == (FAILED, NO_MSG_AVAILABLE)
-    put(q)
-    q.get()
-    assert (q.last_comp, q.last_reason) == (OK, 0)
-
-
-def test_mqi01_unlock_sets_the_codes_too() -> None:
-    _qm, q = qm_with_queue()
-    put(q)
-    get(q, C.MQGMO_BROWSE_FIRST | C.MQGMO_LOCK)
-    with raises_reason(EXPIRY_ERROR):
-        put(q, Expiry=-7)
-    get(q, C.MQGMO_UNLOCK)
-    assert (q.last_comp, q.last_reason) == (OK, 0), "a successful unlock: 0/0"
-    with raises_reason(NO_MSG_LOCKED, WARNING):
-        get(q, C.MQGMO_UNLOCK)
-    assert (q.last_comp, q.last_reason) == (WARNING, NO_MSG_LOCKED)
-
-
-def test_mqi01_closed_handle_and_remote_get_set_the_codes() -> None:
-    qm, q = qm_with_queue()
-    qm.define_qlocal("QM2", usage="XMITQ")
-    qm.define_qremote("TO.QM2", rname="APP.IN", rqmname="QM2")
-    remote = mq.Queue(qm, "TO.QM2")
-    with raises_reason(OPTION_NOT_VALID_FOR_TYPE):
-        remote.get()
-    assert (remote.last_comp, remote.last_reason) == (FAILED, OPTION_NOT_VALID_FOR_TYPE)
-    q.close()
-    assert (q.last_comp, q.last_reason) == (OK, 0)
-    with raises_reason(HOBJ_ERROR):
-        put(q)
-    assert (q.last_comp, q.last_reason) == (FAILED, HOBJ_ERROR)
-    with raises_reason(HOBJ_ERROR):
-        q.get()
-    assert (q.last_comp, q.last_reason) == (FAILED, HOBJ_ERROR)
-
-
-def test_mqi01_topic_publish_failure_after_a_warning() -> None:
-    qm = new_qm()
-    qm.define_topic("PRICES", topicstr="prices")
-    topic = mq.Topic(qm, topic_string="prices")
-    with pytest.warns(mq.MQWarning):
-        topic.pub(b"x", None, mq.PMO(Options=C.MQPMO_WARN_IF_NO_SUBS_MATCHED))
-    assert (topic.last_comp, topic.last_reason) == (WARNING, NO_SUBS_MATCHED)
-    with raises_reason(EXPIRY_ERROR):
-        topic.pub(b"x", mq.MD(Expiry=0))
-    assert (topic.last_comp, topic.last_reason) == (FAILED, EXPIRY_ERROR)
-    topic.pub(b"x")
-    assert (topic.last_comp, topic.last_reason) == (OK, 0)
-
-
-# -- LCK-02: MQGMO_UNLOCK when the locked message has gone -----------------------------------------
-def test_lck02_unlock_after_the_locked_message_expired_under_the_cursor_is_2209() -> None:
-    qm, q = qm_with_queue()
-    put(q, Expiry=10)  # 1 s
-    get(q, C.MQGMO_BROWSE_FIRST | C.MQGMO_LOCK)
-    qm.sim.advance(seconds=2)
-    with raises_reason(NO_MSG_UNDER_CURSOR):  # rule LCK-01: discarded under the cursor
-        get(q, C.MQGMO_MSG_UNDER_CURSOR)
-    with raises_reason(NO_MSG_LOCKED, WARNING):
-        get(q, C.MQGMO_UNLOCK)
-    assert (q.last_comp, q.last_reason) == (WARNING, NO_MSG_LOCKED)
-    with raises_reason(NO_MSG_LOCKED, WARNING):  # and the handle holds no lock afterwards
-        get(q, C.MQGMO_UNLOCK)
-
-
-def test_lck02_unlock_after_the_locked_message_was_discarded_by_a_get_is_2209() -> None:
-    qm, q = qm_with_queue()
-    put(q, b"A", Expiry=10)
-    get(q, C.MQGMO_BROWSE_FIRST | C.MQGMO_LOCK)
-    qm.sim.advance(seconds=2)
-    with raises_reason(NO_MSG_AVAILABLE):  # the handle's own get meets A expired: discarded
-        get(q)
-    assert [e.cause for e in events_of(qm, "discard")] == ["get"]
-    with raises_reason(NO_MSG_LOCKED, WARNING):
-        get(q, C.MQGMO_UNLOCK)
-
-
-def test_lck02_unlock_after_the_locked_message_was_got_is_2209() -> None:
-    _qm, q = qm_with_queue()
-    put(q, b"A")
-    get(q, C.MQGMO_BROWSE_FIRST | C.MQGMO_LOCK)
-    assert get(q, C.MQGMO_MSG_UNDER_CURSOR)[0] == b"A"
-    with raises_reason(NO_MSG_LOCKED, WARNING):
-        get(q, C.MQGMO_UNLOCK)
-
-
-def test_lck02_unlock_of_a_message_still_there_releases_it() -> None:
-    qm, q = qm_with_queue()
-    other = mq.Queue(qm, APP_Q)
-    put(q, b"A")
-    get(q, C.MQGMO_BROWSE_FIRST | C.MQGMO_LOCK)
-    with raises_reason(NO_MSG_AVAILABLE):
-        get(other)  # locked by q
-    get(q, C.MQGMO_UNLOCK)
-    assert (q.last_comp, q.last_reason) == (OK, 0)
-    assert get(other)[0] == b"A"
-
-
-# -- RPL-03 / RPL-02: ReplyToQMgr and ReplyToQ as MQPUT sends them ---------------------------------
-def test_rpl03_blank_reply_to_q_still_gets_this_queue_managers_name() -> None:
-    """As the amqsbcg capture of an amqsput message shows: ReplyToQ blank, ReplyToQMgr 'QM1'."""
-    _qm, q = qm_with_queue()
-    md = put(q)
-    assert md.ReplyToQMgr == "QM1"
-    _, got = get(q)
-    assert (got.ReplyToQ, got.ReplyToQMgr) == ("", "QM1")
-
-
-def test_rpl03_put1_publish_and_syncpoint_puts_fill_reply_to_qmgr() -> None:
-    qm, q = qm_with_queue()
-    qm.define_topic("PRICES", topicstr="prices")
-    qm.define_sub("SUB", topicstr="prices", dest=APP_Q)
-    qm.put1(APP_Q, b"a", mq.MD(Expiry=100))
-    q.put(b"b", mq.MD(), mq.PMO(Options=C.MQPMO_SYNCPOINT))
-    qm.commit()
-    q.put(b"c", mq.MD(UserIdentifier="me"), mq.PMO(Options=C.MQPMO_SET_IDENTITY_CONTEXT))
-    publisher = mq.MD()
-    mq.Topic(qm, topic_string="prices").pub(b"d", publisher)
-    assert publisher.ReplyToQMgr == "QM1"
-    got = [get(q)[1].ReplyToQMgr for _ in range(4)]
-    assert got == ["QM1"] * 4
-
-
-def test_rpl03_a_given_reply_to_qmgr_is_kept() -> None:
-    _qm, q = qm_with_queue()
-    put(q, ReplyToQMgr="QM7")
-    assert get(q)[1].ReplyToQMgr == "QM7"
-
-
-def test_rpl03_message_arriving_over_a_channel_keeps_the_senders_name() -> None:
-    sim = mq.Simulation()
-    qm1, qm2 = mq.QueueManager("QM1", sim=sim), mq.QueueManager("QM2", sim=sim)
-    qm1.define_qlocal("QM2", usage="XMITQ")
-    qm1.define_qremote("TO.APP", rname=APP_Q, rqmname="QM2")
-    qm2.define_qlocal(APP_Q)
-    mq.Channel(qm1, qm2, xmitq="QM2")
-    mq.Queue(qm1, "TO.APP").put(b"x")
-    sim.advance(seconds=1)
-    _, got = get(mq.Queue(qm2, APP_Q))
-    assert (got.ReplyToQ, got.ReplyToQMgr) == ("", "QM1")
-
-
-def test_rpl02_reply_to_q_naming_a_remote_definition_sends_its_rname_and_rqmname() -> None:
-    qm, q = qm_with_queue()
-    qm.define_qlocal("QM2", usage="XMITQ")
-    qm.define_qremote("REPLIES.AT.QM2", rname="APP.REPLIES", rqmname="QM2")
-    md = put(q, ReplyToQ="REPLIES.AT.QM2", MsgType=1)  # a request
-    assert (md.ReplyToQ, md.ReplyToQMgr) == ("REPLIES.AT.QM2", "QM2"), "ReplyToQ: input only"
-    _, got = get(q)
-    assert (got.ReplyToQ, got.ReplyToQMgr) == ("APP.REPLIES", "QM2")
-
-
-def test_rpl02_put1_and_publication_copies_resolve_the_remote_definition_too() -> None:
-    qm, q = qm_with_queue()
-    qm.define_qlocal("QM2", usage="XMITQ")
-    qm.define_qremote("REPLIES.AT.QM2", rname="APP.REPLIES", rqmname="QM2")
-    qm.define_topic("PRICES", topicstr="prices")
-    qm.define_sub("SUB", topicstr="prices", dest=APP_Q)
-    qm.put1(APP_Q, b"a", mq.MD(ReplyToQ="REPLIES.AT.QM2"))
-    publisher = mq.MD(ReplyToQ="REPLIES.AT.QM2")
-    mq.Topic(qm, topic_string="prices").pub(b"b", publisher)
-    assert (publisher.ReplyToQ, publisher.ReplyToQMgr) == ("REPLIES.AT.QM2", "QM2")
-    got = [get(q)[1] for _ in range(2)]
-    assert [(md.ReplyToQ, md.ReplyToQMgr) for md in got] == [("APP.REPLIES", "QM2")] * 2
-
-
-def test_rpl02_no_substitution_when_reply_to_qmgr_is_given() -> None:
-    """IBM substitutes only "if the MDRM field is blank"."""
-    qm, q = qm_with_queue()
-    qm.define_qlocal("QM2", usage="XMITQ")
-    qm.define_qremote("REPLIES.AT.QM2", rname="APP.REPLIES", rqmname="QM2")
-    put(q, ReplyToQ="REPLIES.AT.QM2", ReplyToQMgr="QM9")
-    _, got = get(q)
-    assert (got.ReplyToQ, got.ReplyToQMgr) == ("REPLIES.AT.QM2", "QM9")
-
-
-def test_rpl02_a_local_reply_queue_is_unchanged() -> None:
-    qm, q = qm_with_queue()
-    qm.define_qlocal(REPLY_Q)
-    put(q, ReplyToQ=REPLY_Q)
-    _, got = get(q)
-    assert (got.ReplyToQ, got.ReplyToQMgr) == (REPLY_Q, "QM1")
-
-
-def test_rpl02_the_expiration_report_goes_to_the_remote_definitions_target() -> None:
-    """The report follows the substituted names: it leaves for QM2 addressed to APP.REPLIES."""
-    qm, q = qm_with_queue()
-    qm.define_qlocal("QM2", usage="XMITQ")
-    qm.define_qremote("REPLIES.AT.QM2", rname="APP.REPLIES", rqmname="QM2")
-    put(q, Expiry=10, Report=C.MQRO_EXPIRATION, ReplyToQ="REPLIES.AT.QM2")
-    qm.sim.advance(seconds=2)
-    with raises_reason(NO_MSG_AVAILABLE):
-        get(q)
-    data = mq.Queue(qm, "QM2").get(None, mq.MD(Version=2))
-    header = mq.MQXQH.unpack(data[: C.MQXQH_LENGTH_1])
-    assert (header.RemoteQName, header.RemoteQMgrName) == ("APP.REPLIES", "QM2")
 
 
 # -- MD-07: an MQMDE for a version-1 MD ------------------------------------------------------------
