@@ -262,6 +262,21 @@ def test_exp06_notebooks_give_capexpry_s_two_forms_with_their_releases() -> None
     assert "CUSTOM('CAPEXPRY(200)')" in notebook_text("08", code=True)
 
 
+@pytest.mark.parametrize("profile", ["distributed", "zos", "ibmi"])
+def test_exp06_nb01_nb08_the_two_forms_are_never_set_together(profile: str) -> None:
+    """Issue 24, item 2: IBM says setting both does not work (CUSTOM's entry goes first; z/OS
+    refuses with CSQM531I); nb01 and nb08 say so, and the MQSC subset refuses it."""
+    for prefix in ("01", "08"):
+        text = notebook_text(prefix)
+        assert "CSQM531I" in text and "must be removed before the attribute is set" in text
+    assert "keeps that one, whatever the attribute says" not in notebook_text("01")
+    qm = mq.QueueManager("QM1", profile=profile)
+    out = qm.mqsc("DEFINE QLOCAL(Q1) CAPEXPRY(100) CUSTOM('CAPEXPRY(200)')")
+    assert "One valid MQSC command could not be processed." in out
+    assert ("CSQM531I" in out) == (profile == "zos")
+    assert "Q1" not in qm.objects
+
+
 def test_notebooks_no_longer_state_the_corrected_claims() -> None:
     """Sentences the fact-check found wrong, kept out of the course and the exercises."""
     wrong = [
@@ -281,6 +296,7 @@ def test_notebooks_no_longer_state_the_corrected_claims() -> None:
         "the get under the cursor discards it",  # IBM: may become eligible for discard
         "discarded it and failed with MQRC_NO_MSG_UNDER_CURSOR",  # the same, in nb05.q3
         "At most the 30 s it has left",  # eligible then, not gone
+        "the cap inside CUSTOM is the one that applies, as IBM documents",  # never both
     ]
     texts = {p.name: p.read_text(encoding="utf-8") for p in NOTEBOOKS.glob("*.ipynb")}
     texts |= {p.name: p.read_text() for p in (ROOT / "mqlearn" / "checks").glob("nb*.py")}
