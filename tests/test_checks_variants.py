@@ -91,7 +91,6 @@ def test_every_variant_is_well_posed(exercise: Exercise) -> None:
 # Questions whose variants have fewer distinct right answers than a class of 30 asks for (issue
 # 21, item 5), and why: keep this list as short as it can be, and drop a name the day it passes.
 FEW_ANSWERS = {
-    "nb02.q3": "issue 24 rewrites it (the depth trigger fires once whatever the numbers)",
     "nb07.q4": "issue 24 rewrites it (one subscriber's copy is met, whatever the numbers)",
     "nb07.q5": "issue 24 rewrites it (an unserved request always times out)",
 }

@@ -45,7 +45,7 @@ from mqlearn.engine.mqi_checks import (
     message_bytes,
     put_descriptors,
 )
-from mqlearn.engine.objects import QLocal, QRemote, QueueDefinition, check_name
+from mqlearn.engine.objects import ProcessDefinition, QLocal, QRemote, QueueDefinition, check_name
 from mqlearn.engine.pubsub import PubSub, Subscription, TopicAttributes, TopicObject
 from mqlearn.engine.rule_formulas import (
     NEVER,
@@ -114,6 +114,9 @@ class QueueManager(Definitions):
         )
         self.record_events = record_events
         self.objects: dict[str, QueueDefinition] = {}
+        self.processes: dict[str, ProcessDefinition] = {}
+        # handles open for input (MQOO_INPUT_*) per local queue: IPPROCS (rule TRG-04)
+        self.input_opens: dict[str, int] = {}
         self.deadq: str | None = None
         self.maxprty = 9
         self._log: list[RawEvent] = []  # converted to Event lazily (the hot path only appends)
@@ -722,6 +725,12 @@ class QueueManager(Definitions):
         if local.store.state(message) == UNCOMMITTED_PUT:
             local.store.release(message)
             self.arrived(local, message)
+
+    def ipprocs(self, name: str) -> int:
+        """IPPROCS: how many handles have the local queue ``name`` open for input (MQOO_INPUT_*,
+        or no open options, which in mqlearn allow gets). A trigger monitor is such a handle on
+        an initiation queue (rule TRG-04)."""
+        return self.input_opens.get(name, 0)
 
     def curdepth(self, name: str) -> int:
         """CURDEPTH of a local queue (rule EXP-25: expired, undiscarded messages count)."""

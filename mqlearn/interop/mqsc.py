@@ -1,6 +1,6 @@
 """A subset of MQSC for mqlearn queue managers: ``qm.mqsc(text)`` returns what runmqsc would print.
 
-Commands: DEFINE QLOCAL/QREMOTE/QALIAS [REPLACE], ALTER QLOCAL/QREMOTE/QALIAS/QMGR,
+Commands: DEFINE QLOCAL/QREMOTE/QALIAS/PROCESS [REPLACE], ALTER QLOCAL/QREMOTE/QALIAS/QMGR,
 DELETE QLOCAL [PURGE]/QREMOTE/QALIAS, CLEAR QLOCAL, DISPLAY QLOCAL/QREMOTE/QALIAS/QUEUE/QSTATUS/QMGR
 (generic names such as ``APP.*``, ``ALL``) and REFRESH QMGR TYPE(EXPIRY) [NAME(generic)].
 
@@ -76,6 +76,8 @@ VERBS = {
     "REFRESH": "REFRESH",
 }
 OBJECTS = {
+    "PROCESS": "PROCESS",
+    "PRO": "PROCESS",
     "QLOCAL": "QLOCAL",
     "QL": "QLOCAL",
     "QREMOTE": "QREMOTE",
@@ -533,6 +535,38 @@ def _record(
     _remember(qm, definition.name, forms)
 
 
+_APPLTYPES = {"UNIX": C.MQAT_UNIX, "WINDOWSNT": C.MQAT_WINDOWS_NT, "OS400": C.MQAT_OS400}
+_APPLTYPES |= {"ZOS": C.MQAT_ZOS, "MVS": C.MQAT_MVS, "DEF": C.MQAT_DEFAULT}
+
+
+def _appltype(p: Param) -> int:
+    """APPLTYPE: a number, or one of the platform names MQSC takes for the common types."""
+    text = _text(p)
+    if text in _APPLTYPES:
+        return _APPLTYPES[text]
+    if not _NUMBER.fullmatch(text):
+        raise _Syntax(p.end, f"APPLTYPE is a number or one of {', '.join(_APPLTYPES)}")
+    return _int(p)
+
+
+_PROCESS_ATTRIBUTES: dict[str, tuple[str, Converter]] = {
+    "APPLICID": ("applicid", _text),
+    "APPLTYPE": ("appltype", _appltype),
+    "ENVRDATA": ("envrdata", _text),
+    "USERDATA": ("userdata", _text),
+    "DESCR": ("descr", _text),
+}
+
+
+def _define_process(qm: QueueManager, command: Command) -> list[str]:
+    """DEFINE PROCESS(name) [REPLACE]: what a queue's PROCESS names for its trigger messages
+    (rule TRG-04), through qm.define_process."""
+    attrs = _options(command, {**_PROCESS_ATTRIBUTES, **_REPLACE})
+    with _values_checked(len(command.text)):
+        qm.define_process(command.queue, **attrs)
+    return ["AMQ8010I: IBM MQ process created."]
+
+
 def _alter_queue(qm: QueueManager, command: Command) -> list[str]:
     """ALTER a queue of the named type through qm.alter (only the named attributes change)."""
     attrs = _options(command, {**_ATTRIBUTES[command.obj], **_CUSTOM_KEYWORD})
@@ -677,7 +711,12 @@ def _refresh(qm: QueueManager, command: Command) -> list[str]:
 
 Handler = Callable[["QueueManager", Command], list[str]]
 _HANDLERS: dict[str, dict[str, Handler]] = {
-    "DEFINE": {"QLOCAL": _define, "QREMOTE": _define, "QALIAS": _define},
+    "DEFINE": {
+        "QLOCAL": _define,
+        "QREMOTE": _define,
+        "QALIAS": _define,
+        "PROCESS": _define_process,
+    },
     "ALTER": {
         "QLOCAL": _alter_queue,
         "QREMOTE": _alter_queue,

@@ -759,3 +759,40 @@ def test_a_command_that_fails_changes_nothing(text: str, profile: str) -> None:
     out = qm.mqsc(text)
     if not ok(out):
         assert state(qm) == before, out
+
+
+# --- DEFINE PROCESS (rule TRG-04: IBM's "Conditions for a trigger event") ------------------------
+
+
+@pytest.mark.parametrize("profile", ["distributed", "zos", "ibmi"])
+def test_trg04_define_process_makes_a_triggered_queue_fire_once_a_monitor_is_there(
+    profile: str,
+) -> None:
+    """PROCESS naming a process that DEFINE PROCESS created, and a monitor on the initiation
+    queue: the trigger message's MQTM carries APPLICID and APPLTYPE; before the DEFINE, none."""
+    qm = mq.QueueManager("QM1", profile=profile)
+    out = qm.mqsc(
+        "DEFINE QLOCAL(INIT.Q)\n"
+        "DEFINE QLOCAL(APP.IN) TRIGGER TRIGTYPE(EVERY) INITQ(INIT.Q) PROCESS(APP.PROC)\n"
+    )
+    assert ok(out), out
+    monitor = mq.Queue(qm, "INIT.Q", C.MQOO_INPUT_SHARED)
+    put(qm, "APP.IN")
+    assert qm.curdepth("INIT.Q") == 0, "no process definition yet"
+    out = qm.mqsc("DEF PRO(APP.PROC) APPLICID('/opt/app/run') APPLTYPE(UNIX) USERDATA('u1')")
+    assert ok(out) and "AMQ8010I: IBM MQ process created." in out, out
+    put(qm, "APP.IN")
+    data = monitor.get(None, mq.MD(), mq.GMO(Options=C.MQGMO_NO_SYNCPOINT))
+    tm = mq.MQTM.unpack(data)
+    assert (tm.ApplId.rstrip(), tm.ApplType, tm.UserData.rstrip()) == ("/opt/app/run", 6, "u1")
+
+
+def test_trg04_define_process_twice_needs_replace_and_bad_values_change_nothing() -> None:
+    qm = mq.QueueManager("QM1")
+    assert ok(qm.mqsc("DEFINE PROCESS(P1) APPLICID('a')"))
+    assert "AMQ8150E" in qm.mqsc("DEFINE PROCESS(P1) APPLICID('b')")
+    assert ok(qm.mqsc("DEFINE PROCESS(P1) APPLICID('b') REPLACE"))
+    assert qm.processes["P1"].applicid == "b"
+    out = qm.mqsc("DEFINE PROCESS(P2) APPLTYPE(SOMETHING)")
+    assert "AMQ8405I" in out and "APPLTYPE is a number or one of" in out
+    assert "P2" not in qm.processes
