@@ -64,10 +64,13 @@ CARRIED_FIELDS = frozenset(
 _DEFAULTS: dict[str, Any] = {f.name: getattr(MD, f.name) for f in MD._LAYOUT}
 
 
-def carried_fields(md: MD) -> dict[str, Any] | None:
-    """The non-initial descriptor fields a put keeps with the message (None when there are none).
+def carried_fields(md: MD, length: int) -> dict[str, Any] | None:
+    """The non-initial descriptor fields a put keeps with the message (None when there are none);
+    ``length`` is the length of the message data.
 
-    Persistence is resolved by the put and kept with the shared fields, not here.
+    Persistence is resolved by the put and kept with the shared fields, not here. The version-2
+    fields are kept as the queue manager stores them (rule MD-08): MsgFlags with the flags the
+    last-of flags imply turned on, OriginalLength as IBM's MDOLN says.
     """
     extra: dict[str, Any] | None = None
     for name, value in md.__dict__.items():
@@ -80,21 +83,34 @@ def carried_fields(md: MD) -> dict[str, Any] | None:
         if fmt is not None and len(fmt) != 8:
             extra["Format"] = fmt.ljust(8)
     if md.Version >= 2:
-        for name in V2_FIELDS:
-            value = getattr(md, name)
+        stored = {name: getattr(md, name) for name in V2_FIELDS}
+        stored["MsgFlags"] = stored_msg_flags(md.MsgFlags)
+        stored["OriginalLength"] = _original_length(md, length)
+        for name, value in stored.items():
             if value != _DEFAULTS[name]:
                 extra = extra or {}
                 extra[name] = value
-        if extra and "OriginalLength" in extra and not _keeps_original_length(md):
-            del extra["OriginalLength"]
     return extra
 
 
-def _keeps_original_length(md: MD) -> bool:
-    """MQPUT accepts OriginalLength only for a report that is a segment (IBM's page "MQMD
-    (Message descriptor) on IBM i", field MDOLN)."""
-    segment = md.MsgFlags & (C.MQMF_SEGMENT | C.MQMF_LAST_SEGMENT)
-    return md.MsgType == C.MQMT_REPORT and bool(segment)
+def stored_msg_flags(flags: int) -> int:
+    """MsgFlags as the message is stored (rule MD-08, IBM's MDMFL): MQMF_LAST_MSG_IN_GROUP turns on
+    MQMF_MSG_IN_GROUP, MQMF_LAST_SEGMENT turns on MQMF_SEGMENT, in the copy of the MD sent with
+    the message; the application's MD keeps what it set."""
+    if flags & C.MQMF_LAST_MSG_IN_GROUP:
+        flags |= C.MQMF_MSG_IN_GROUP
+    if flags & C.MQMF_LAST_SEGMENT:
+        flags |= C.MQMF_SEGMENT
+    return flags
+
+
+def _original_length(md: MD, length: int) -> int:
+    """OriginalLength as MQPUT keeps it (rule MD-08, IBM's MDOLN): a report that is a segment
+    keeps the application's value; any other segment gets the length of its data; every other
+    message MQOL_UNDEFINED, whatever the application set."""
+    if not md.MsgFlags & (C.MQMF_SEGMENT | C.MQMF_LAST_SEGMENT):
+        return C.MQOL_UNDEFINED
+    return md.OriginalLength if md.MsgType == C.MQMT_REPORT else length
 
 
 _NOT_STORED = SLOT_FIELDS | {"StrucId", "Version", *CONTEXT_FIELDS}

@@ -310,7 +310,7 @@ class QueueManager(Definitions):
             else:
                 check_put_md(md, self.enforce_max_expiry)
                 expiry, priority = md.Expiry, md.Priority
-                extra = carried_fields(md)
+                extra = carried_fields(md, len(data))
             self.check_room(route)
             if route.direct_xmit and md.Format == _XQH:
                 self._check_direct_xqh(data, md)
