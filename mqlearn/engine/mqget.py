@@ -12,7 +12,8 @@ docs/engine.md.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from mqlearn.engine.descriptor import (
     CONTEXT_FIELDS,
@@ -166,12 +167,27 @@ def _find(
     correlid = md.CorrelId if opts.match_correlid else None
     if correlid == _CI_NONE:
         correlid = None
-    record, expired = local.store.find(qm.sim.now, handle, msgid, correlid, after)
+    keep = _group_match(md, opts.match_group) if opts.match_group else None
+    record, expired = local.store.find(qm.sim.now, handle, msgid, correlid, after, keep)
     if expired:
         cause = "browse" if opts.browse else "get"
         for old in expired:
             discard(qm, local, old, cause)
     return record
+
+
+def _group_match(md: MD, match: int) -> Callable[[Record], bool]:
+    """MQMO_MATCH_GROUP_ID, _MSG_SEQ_NUMBER and _OFFSET: only messages whose stored GroupId,
+    MsgSeqNumber and Offset equal the getter's MD are candidates (rule EXP-27). A null GroupId
+    matches any group, as a null MsgId matches any message."""
+    wanted: list[tuple[str, Any, Any]] = []
+    if match & C.MQMO_MATCH_GROUP_ID and md.GroupId != C.MQGI_NONE:
+        wanted.append(("GroupId", md.GroupId, C.MQGI_NONE))
+    if match & C.MQMO_MATCH_MSG_SEQ_NUMBER:
+        wanted.append(("MsgSeqNumber", md.MsgSeqNumber, 1))
+    if match & C.MQMO_MATCH_OFFSET:
+        wanted.append(("Offset", md.Offset, 0))
+    return lambda record: all(field(record, n, d) == v for n, v, d in wanted)
 
 
 def _under_cursor(qm: QueueManagerPort, handle: Queue, local: QLocal) -> Record:
