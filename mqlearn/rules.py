@@ -86,6 +86,7 @@ RULE_TITLES: Mapping[str, str] = MappingProxyType(
         "MD-06": "MQLONG fields must fit in 32 bits",
         "MD-07": "An MQMDE for a version-1 get",
         "MD-08": "The queue manager completes MsgFlags and OriginalLength when it stores a message",
+        "MD-09": "A putter's MQMDE gives the message its version-2 fields",
         "MQI-01": "Completion and reason codes belong to one call",
         "MQI-02": "Open options decide which calls a handle may make",
         "EIP-01": "Relative and absolute expiry",

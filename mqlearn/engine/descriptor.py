@@ -27,6 +27,7 @@ from mqlearn.engine.message import (
     unflat,
 )
 from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.headers import MQMDE
 from mqlearn.mqi.structs import MD
 
@@ -207,3 +208,42 @@ def message_fields(
     md = MD(Version=C.MQMD_VERSION_2)
     fill_md(md, record, unflat(record[CTX]), now, sim, backouts)
     return md.get()
+
+
+def putter_mqmde(md: MD, data: bytes, qm_ccsid: int) -> tuple[MD, bytes]:
+    """A put whose data starts with an MQMDE (Format MQFMT_MD_EXTENSION, rule MD-09): the MD and
+    data the queue manager stores, per IBM's table "Queue manager action when MQMDE specified on
+    MQPUT or MQPUT1" ("MQMDE - Message descriptor extension").
+
+    Honoured (the MQMDE's fields become the message's version-2 fields and its Format, Encoding
+    and CodedCharSetId those of the message, the MQMDE removed from the data) with a version-1 MD,
+    or a version-2 MD whose version-2 fields all hold their defaults. Treated as message data with
+    a version-2 MD that sets one of them, or when the MD's Encoding and CodedCharSetId (which
+    describe the MQMDE) are not the queue manager's, or the MQMDE's Version is not 2. An MQMDE
+    that is not valid fails the put with MQRC_MDE_ERROR (2248). The application's MD is not
+    changed: a copy is returned.
+    """
+    if md.Format != C.MQFMT_MD_EXTENSION:
+        return md, data
+    if md.Version >= 2 and any(getattr(md, n) != _DEFAULTS[n] for n in V2_FIELDS):
+        return md, data  # the MD already says what an MQMDE would: the MQMDE is data
+    native = md.Encoding & C.MQENC_INTEGER_MASK == C.MQENC_NATIVE & C.MQENC_INTEGER_MASK
+    own_ccsid = md.CodedCharSetId in (C.MQCCSI_Q_MGR, qm_ccsid)
+    if not native or not own_ccsid:
+        return md, data  # not in the queue manager's encoding and character set: data
+    if len(data) < C.MQMDE_LENGTH_2 or data[:4] != C.MQMDE_STRUC_ID.encode("ascii"):
+        raise MQMIError(C.MQCC_FAILED, C.MQRC_MDE_ERROR, "Format MQHMDE but no MQMDE in the data")
+    mde = MQMDE.unpack(data[: C.MQMDE_LENGTH_2])
+    if mde.Version != C.MQMDE_VERSION_2:
+        return md, data  # a version mqlearn's queue manager does not support: data
+    if mde.StrucLength != C.MQMDE_LENGTH_2 or mde.Flags != C.MQMDEF_NONE:
+        raise MQMIError(
+            C.MQCC_FAILED,
+            C.MQRC_MDE_ERROR,
+            f"MQMDE StrucLength {mde.StrucLength} / Flags {mde.Flags} (72 / MQMDEF_NONE)",
+        )
+    stored = md.copy()
+    stored.Version = C.MQMD_VERSION_2
+    for name in ("Format", "Encoding", "CodedCharSetId", *V2_FIELDS):
+        setattr(stored, name, getattr(mde, name))
+    return stored, data[C.MQMDE_LENGTH_2 :]

@@ -22,6 +22,7 @@ from mqlearn.engine.descriptor import (
     CONTEXT_FIELDS,
     IDENTITY_FIELDS,
     carried_fields,
+    putter_mqmde,
     stored_extra,
 )
 from mqlearn.engine.events import Event, events_frame
@@ -304,16 +305,18 @@ class QueueManager(Definitions):
             opts = check_pmo(pmo)
             d = md.__dict__
             simple = d.keys() <= SIMPLE_MD
+            stored_md = md  # what the queue manager keeps: md, or md with the putter's MQMDE
             if simple:
                 expiry, priority = check_simple_md(d, self.enforce_max_expiry)
                 extra = None
             else:
                 check_put_md(md, self.enforce_max_expiry)
                 expiry, priority = md.Expiry, md.Priority
-                extra = carried_fields(md, len(data))
+                stored_md, data = putter_mqmde(md, data, self.ccsid)  # rule MD-09
+                extra = carried_fields(stored_md, len(data))
             self.check_room(route)
-            if route.direct_xmit and md.Format == _XQH:
-                self._check_direct_xqh(data, md)
+            if route.direct_xmit and stored_md.Format == _XQH:
+                self._check_direct_xqh(data, stored_md)
         except MQMIError as error:
             self.log(name, "failed", cause="put", reason=error.reason, detail=error.detail)
             raise
@@ -351,8 +354,10 @@ class QueueManager(Definitions):
             data, extra, shared, xdeadline = transmission.wrap_for_transmission(
                 self, route.remote, data, msgid, correlid, priority, expiry, extra, shared, now
             )
-        elif not simple and md.Format == _XQH:  # any queue: rule XQH-03 says "from any queue"
-            xdeadline = transmission.embedded_deadline(data, md.Encoding, now)
+        elif (
+            not simple and stored_md.Format == _XQH
+        ):  # any queue: rule XQH-03 says "from any queue"
+            xdeadline = transmission.embedded_deadline(data, stored_md.Encoding, now)
         local = route.local
         state = UNCOMMITTED_PUT if syncpoint else 0
         record = self._enqueue(
