@@ -62,6 +62,7 @@ RULE_TITLES: Mapping[str, str] = MappingProxyType(
         "RPT-09": "A missing report proves nothing",
         "UOW-01": "A backed-out get keeps the original deadline",
         "UOW-02": "Backout does not bring back expired discards",
+        "UOW-03": "A message marked to skip backout stays got after MQBACK (z/OS)",
         "LCK-01": "A locked message can expire before MQGMO_MSG_UNDER_CURSOR",
         "LCK-02": "MQGMO_UNLOCK with no locked message left",
         "RPL-01": "The expiry of a reply is the application's choice",

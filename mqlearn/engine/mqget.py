@@ -80,6 +80,8 @@ def get(
         raise ValueError(f"max_length must be a non-negative int or None, got {max_length!r}")
     try:
         opts = check_gmo(gmo)
+        if opts.skip_backout:
+            _check_mark(qm)
         if local.get == "DISABLED":
             raise fail(C.MQRC_GET_INHIBITED, f"{local.name} is GET(DISABLED)")
         if opts.unlock:
@@ -131,7 +133,7 @@ def get(
             sync = SYNC_YES if md.Persistence == C.MQPER_PERSISTENT else SYNC_NO
         if sync == SYNC_YES:
             store.hold(record)
-            qm.enlist("get", local, record)
+            qm.enlist(SKIP_BACKOUT if opts.skip_backout else "get", local, record)
             qm.log(local.name, "get", record, "syncpoint")
         else:
             store.remove(record)
@@ -174,6 +176,21 @@ def _find(
         for old in expired:
             discard(qm, local, old, cause)
     return record
+
+
+SKIP_BACKOUT = "get, marked to skip backout"  # the unit-of-work op of a marked get (UOW-03)
+
+
+def _check_mark(qm: QueueManagerPort) -> None:
+    """MQGMO_MARK_SKIP_BACKOUT (rule UOW-03): z/OS only, one marked message per unit of work."""
+    if qm.profile != "zos":
+        raise fail(
+            C.MQRC_OPTIONS_ERROR,
+            "MQGMO_MARK_SKIP_BACKOUT is a z/OS option; mqlearn refuses it on "
+            f"the {qm.profile} profile",
+        )
+    if qm.uow_has(SKIP_BACKOUT):
+        raise fail(C.MQRC_SECOND_MARK_NOT_ALLOWED, "this unit of work already has a message marked")
 
 
 def _group_match(md: MD, match: int) -> Callable[[Record], bool]:

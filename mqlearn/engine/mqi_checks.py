@@ -84,6 +84,7 @@ _GMO_KNOWN = (
     | C.MQGMO_FAIL_IF_QUIESCING
     | C.MQGMO_CONVERT
     | C.MQGMO_SET_SIGNAL
+    | C.MQGMO_MARK_SKIP_BACKOUT
     | C.MQGMO_PROPERTIES_AS_Q_DEF
     | C.MQGMO_NO_PROPERTIES
     | C.MQGMO_PROPERTIES_IN_HANDLE
@@ -109,7 +110,6 @@ _GMO_NOT_MODELLED = {
     C.MQGMO_COMPLETE_MSG: "MQGMO_COMPLETE_MSG",
     C.MQGMO_ALL_MSGS_AVAILABLE: "MQGMO_ALL_MSGS_AVAILABLE",
     C.MQGMO_ALL_SEGMENTS_AVAILABLE: "MQGMO_ALL_SEGMENTS_AVAILABLE",
-    C.MQGMO_MARK_SKIP_BACKOUT: "MQGMO_MARK_SKIP_BACKOUT",
 }
 
 
@@ -408,6 +408,7 @@ class GetOptions(NamedTuple):
     match_correlid: bool
     match_group: int  # MQMO_MATCH_GROUP_ID / _MSG_SEQ_NUMBER / _OFFSET asked for (rule EXP-27)
     accept_truncated: bool
+    skip_backout: bool  # MQGMO_MARK_SKIP_BACKOUT (z/OS, rule UOW-03)
     sync: int  # SYNC_NO, SYNC_YES, SYNC_IF_PERSISTENT or SYNC_DEFAULT (the platform's)
 
 
@@ -491,6 +492,7 @@ def _check_gmo(gmo: GMO) -> GetOptions:
         match_correlid=bool(match & C.MQMO_MATCH_CORREL_ID),
         match_group=match & GROUP_MATCHES,
         accept_truncated=bool(options & C.MQGMO_ACCEPT_TRUNCATED_MSG),
+        skip_backout=bool(options & C.MQGMO_MARK_SKIP_BACKOUT),
         sync=sync,
     )
 

@@ -698,7 +698,7 @@ class QueueManager(Definitions):
                 local.store.release(message)
                 if local.is_xmitq:
                     self._wake_channels(local)
-            elif op == "get" and state == GOT_IN_UOW:
+            elif op in ("get", mqget.SKIP_BACKOUT) and state == GOT_IN_UOW:
                 local.store.remove(message)
             elif op == "trigger":
                 self._trigger_available(local, message)
@@ -708,7 +708,9 @@ class QueueManager(Definitions):
         """MQBACK: uncommitted puts vanish; got messages return in place, BackoutCount + 1 (UOW-01).
 
         Messages discarded for expiry during the unit of work stay discarded (UOW-02). Trigger
-        messages the unit of work caused are not withdrawn: they become available (TRG-03).
+        messages the unit of work caused are not withdrawn: they become available (TRG-03). A
+        message got with MQGMO_MARK_SKIP_BACKOUT (z/OS) is not reinstated: it stays got, in a new
+        unit of work that the next MQCMIT or MQBACK settles (UOW-03).
         """
         work, self._uow = self._uow, []
         for op, local, message in reversed(work):
@@ -716,6 +718,9 @@ class QueueManager(Definitions):
             if op == "put" and state == UNCOMMITTED_PUT:
                 local.store.remove(message)
                 self.log(local.name, "backout", message, "put")
+            elif op == mqget.SKIP_BACKOUT and state == GOT_IN_UOW:  # rule UOW-03
+                self._uow.append(("get", local, message))
+                self.log(local.name, "backout", message, "skipped: marked, still got")
             elif op == "get" and state == GOT_IN_UOW:
                 local.store.release(message, backout=True)
                 self.log(local.name, "backout", message, "get")
@@ -812,6 +817,10 @@ class QueueManager(Definitions):
     def in_unit_of_work(self) -> int:
         """Number of operations in the open unit of work."""
         return len(self._uow)
+
+    def uow_has(self, op: str) -> bool:
+        """Whether the open unit of work holds an ``op`` (a get marked to skip backout, say)."""
+        return any(entry[0] == op for entry in self._uow)
 
     def enlist(self, op: str, local: QLocal, message: Record) -> None:
         """Make ``op`` ("put", "get" or "trigger") on ``message`` part of the open unit of work:

@@ -89,7 +89,6 @@ def test_exp27_a_null_group_id_matches_any_group() -> None:
         ("get", C.MQGMO_COMPLETE_MSG),
         ("get", C.MQGMO_ALL_MSGS_AVAILABLE),
         ("get", C.MQGMO_ALL_SEGMENTS_AVAILABLE),
-        ("get", C.MQGMO_MARK_SKIP_BACKOUT),
     ],
 )
 def test_group_options_mqlearn_does_not_model_are_refused_and_change_nothing(
