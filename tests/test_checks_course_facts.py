@@ -10,6 +10,7 @@ are never written here either: each test asks the exercise's own scenario.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from pathlib import Path
@@ -368,3 +369,13 @@ def nb05_confirm() -> str:
     """The confirmation nb05.q3 shows (LCK-01): what happened, with mqlearn's choice named."""
     (exercise,) = [e for e in EXERCISES if e.name == "nb05.q3"]
     return str(exercise.confirm)
+
+
+@pytest.mark.parametrize("name", ["nb07.q4", "nb07.q5"])
+def test_exp28_nb07_q4_q5_switch_the_expiry_task_off(name: str) -> None:
+    """Issue 24, item 4: their answers (one report; a timeout) assume no background scan in the
+    window, which a real queue manager may run: the scenario switches the task off (qm.ini
+    ExpiryInterval 0 does the same on a real one) and the question says so."""
+    (exercise,) = [e for e in EXERCISES if e.name == name]
+    assert "expiry task is off" in exercise.question
+    assert "qm.alter_qmgr(expryint=0)" in inspect.getsource(exercise.scenario)
