@@ -242,7 +242,7 @@ def msmq_send(
     persistence = md.Persistence
     if persistence == C.MQPER_PERSISTENCE_AS_Q_DEF:
         persistence = route.persistence
-    extra = carried_fields(md) or {}
+    extra = carried_fields(md, len(data)) or {}
     if not md.ReplyToQMgr:  # rules RPL-02, RPL-03
         extra["ReplyToQ"], extra["ReplyToQMgr"] = qm.reply_to(md.ReplyToQ)
     if extra.get("CodedCharSetId", C.MQCCSI_Q_MGR) in (C.MQCCSI_Q_MGR, C.MQCCSI_INHERIT):

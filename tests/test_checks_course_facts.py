@@ -10,6 +10,7 @@ are never written here either: each test asks the exercise's own scenario.
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from pathlib import Path
@@ -137,9 +138,13 @@ def test_exp28_nb02_q4_gives_the_same_answer_on_ibmi() -> None:
 
 
 def test_exp28_rpt02_nb04_quiz3_ibmi_reports_within_the_interval() -> None:
-    """Quiz 04.3: an hour on a quiet IBM i queue manager: the task discarded the message and
-    its report was sent; on z/OS with EXPRYINT off, nothing did."""
-    assert "IBM i runs the same expiry task" in quiz("04", 3)
+    """Quiz 04.3: an hour on a quiet IBM i queue manager: in mqlearn the task discarded the
+    message and its report was sent; on z/OS with EXPRYINT off, nothing did. The bound is
+    mqlearn's: IBM gives a default interval, not a bound (issue 24, item 3)."""
+    text = quiz("04", 3)
+    assert text.startswith("In mqlearn, ") and "Yes, in mqlearn" in text
+    assert "IBM gives that default interval but no bound" in text
+    assert "within a reasonable period" in text and "not certainly" in text
     reports = {}
     for profile in ("ibmi", "zos"):
         qm = mq.QueueManager("QM1", profile=profile)
@@ -258,6 +263,21 @@ def test_exp06_notebooks_give_capexpry_s_two_forms_with_their_releases() -> None
     assert "CUSTOM('CAPEXPRY(200)')" in notebook_text("08", code=True)
 
 
+@pytest.mark.parametrize("profile", ["distributed", "zos", "ibmi"])
+def test_exp06_nb01_nb08_the_two_forms_are_never_set_together(profile: str) -> None:
+    """Issue 24, item 2: IBM says setting both does not work (CUSTOM's entry goes first; z/OS
+    refuses with CSQM531I); nb01 and nb08 say so, and the MQSC subset refuses it."""
+    for prefix in ("01", "08"):
+        text = notebook_text(prefix)
+        assert "CSQM531I" in text and "must be removed before the attribute is set" in text
+    assert "keeps that one, whatever the attribute says" not in notebook_text("01")
+    qm = mq.QueueManager("QM1", profile=profile)
+    out = qm.mqsc("DEFINE QLOCAL(Q1) CAPEXPRY(100) CUSTOM('CAPEXPRY(200)')")
+    assert "One valid MQSC command could not be processed." in out
+    assert ("CSQM531I" in out) == (profile == "zos")
+    assert "Q1" not in qm.objects
+
+
 def test_notebooks_no_longer_state_the_corrected_claims() -> None:
     """Sentences the fact-check found wrong, kept out of the course and the exercises."""
     wrong = [
@@ -267,6 +287,17 @@ def test_notebooks_no_longer_state_the_corrected_claims() -> None:
         "On IBM i the embedded Expiry may even be longer",  # a page's wording, not a platform
         "when something stumbles on an expired message",  # discard triggers stated whole
         "A load is all or nothing",  # dmpmqmsg commits in batches; all-or-nothing is mqlearn's
+        # issue 24, the course's words:
+        "a scan discarded the message at most 300 s after it expired",  # IBM sets no bound
+        "busy queues; those left to the background scan wait",  # only in mqlearn
+        "or almost a whole interval later",  # IBM gives a default interval, not a bound
+        "the queue manager turns it into a deadline",  # the deadline is mqlearn's model (EXP-10)
+        "when the queue manager runs with the environment variable",  # IBM: it must be exported
+        "runs the same scan at an interval",  # EXPRYINT scans the queues worth scanning
+        "the get under the cursor discards it",  # IBM: may become eligible for discard
+        "discarded it and failed with MQRC_NO_MSG_UNDER_CURSOR",  # the same, in nb05.q3
+        "At most the 30 s it has left",  # eligible then, not gone
+        "the cap inside CUSTOM is the one that applies, as IBM documents",  # never both
     ]
     texts = {p.name: p.read_text(encoding="utf-8") for p in NOTEBOOKS.glob("*.ipynb")}
     texts |= {p.name: p.read_text() for p in (ROOT / "mqlearn" / "checks").glob("nb*.py")}
@@ -274,3 +305,77 @@ def test_notebooks_no_longer_state_the_corrected_claims() -> None:
         flat = re.sub(r"\s+", " ", text.replace('\\n",\n', " ").replace('"', " "))
         for sentence in wrong:
             assert sentence not in flat, (name, sentence)
+
+
+def test_exp28_background_scans_are_hedged_where_ibm_gives_no_bound() -> None:
+    """Issue 24, item 3: nb02 and nb09 give the 300 s as IBM's default interval and the bound as
+    mqlearn's; nb08 says EXPRYINT scans only the queues worth scanning, REFRESH every match."""
+    assert "IBM gives the task's default interval, not a bound" in notebook_text("02")
+    assert "in mqlearn an expired message waits at most one interval" in notebook_text("02")
+    assert "IBM gives that default interval but not a bound" in notebook_text("09")
+    nb08 = notebook_text("08")
+    assert "looks only at the queues the queue manager judges worth scanning" in nb08
+    assert "mqlearn's interval scan looks at every queue" in nb08
+
+
+def test_exp20_nb00_quiz2_and_nb06_quiz1_rule_out_a_background_scan() -> None:
+    """Issue 24, item 4: the CURDEPTH answer holds only when no scan ran in the window, so the
+    question says none did; the channel answer names the scan that may have come first. The
+    engine: an expired message with no scan stays in CURDEPTH, one with the task goes."""
+    assert "no get, no browse, and no background expiry scan" in quiz("00", 2)
+    assert "unless a background expiry scan already did" in quiz("06", 1)
+    depths = {}
+    for expryint in (0, 30):
+        qm = mq.QueueManager("QM1")
+        qm.alter_qmgr(expryint=expryint)
+        qm.define_qlocal("APP.IN")
+        qm.put1("APP.IN", b"x", mq.MD(Expiry=10), NO_SYNC)
+        qm.sim.advance(seconds=61)
+        depths[expryint] = qm.curdepth("APP.IN")
+    assert depths == {0: 1, 30: 0}
+
+
+def test_dlq01_nb06_quiz3_a_dead_letter_becomes_eligible_and_stays() -> None:
+    """Issue 24, item 10: after its 30 s the dead letter is eligible for discard, still counted
+    in the DLQ's depth until something discards it (no scan here)."""
+    text = quiz("06", 3)
+    assert "becomes eligible for discard but stays on the DLQ, counted in CURDEPTH" in text
+    qm = mq.QueueManager("QM1")
+    qm.alter_qmgr(expryint=0)
+    qm.define_qlocal("DLQ")
+    qm.put1("DLQ", b"x", mq.MD(Expiry=300), NO_SYNC)
+    qm.sim.advance(seconds=31)
+    assert qm.curdepth("DLQ") == 1
+    with pytest.raises(mq.MQMIError) as failed:
+        mq.Queue(qm, "DLQ").get()
+    assert failed.value.reason == CMQC.MQRC_NO_MSG_AVAILABLE
+
+
+def test_exp10_exp04_lck01_nb01_nb05_label_mqlearn_s_readings() -> None:
+    """Issue 24, items 5, 7 and 8: the deadline, where the variable is read, and the discard
+    under the cursor are mqlearn's; IBM's words are given beside them."""
+    nb01 = notebook_text("01")
+    assert "the queue manager decrements it, approximately" in nb01
+    assert "In mqlearn that countdown is kept as a deadline" in nb01
+    assert "has been exported (its value does not matter" in nb01
+    assert "In mqlearn, a queue manager reads it when it is created" in nb01
+    nb05 = notebook_text("05")
+    assert "IBM says only that the expired message may be discarded" in nb05
+    assert "in mqlearn that failing get discards it" in nb05
+    assert "in mqlearn that get discards it" in nb05_confirm()
+
+
+def nb05_confirm() -> str:
+    """The confirmation nb05.q3 shows (LCK-01): what happened, with mqlearn's choice named."""
+    (exercise,) = [e for e in EXERCISES if e.name == "nb05.q3"]
+    return str(exercise.confirm)
+
+
+@pytest.mark.parametrize("name", ["nb07.q4", "nb07.q5"])
+def test_exp28_nb07_q4_q5_switch_the_expiry_task_off(name: str) -> None:
+    """Issue 24, item 4: their answers (one report; a timeout) assume no background scan in the
+    window, which a real queue manager may run: the scenario switches the task off (qm.ini
+    ExpiryInterval 0 does the same on a real one) and the question says so."""
+    (exercise,) = [e for e in EXERCISES if e.name == name]
+    assert "expiry task is off" in exercise.question
+    assert "qm.alter_qmgr(expryint=0)" in inspect.getsource(exercise.scenario)

@@ -24,7 +24,11 @@ BY_HAND: dict[str, tuple[object, str]] = {
         (C.MQRC_NO_MSG_AVAILABLE, 5),
         "both expired: discarded, nothing live, the whole 5000 ms waited (EXP-26)",
     ),
-    "nb02.q3": (1, "A and B expired but count, so C makes depth 3 = TRIGDPTH (TRG-02)"),
+    "nb02.q3": (
+        (1, 3),
+        "A and B expired but count, so C makes depth 3 = TRIGDPTH, with a process and a monitor "
+        "(TRG-02, TRG-04); nothing discards them, so APP.IN's depth is 3",
+    ),
     "nb02.q4": (1, "the task at 300 s removes A (10 s) and C (100 s); B has 10 min (EXP-28)"),
     "nb02.q5": (3, "A and B on APP.IN, C on APP.OUT match APP.*; D does not (EXP-28)"),
     "nb03.q1": ({"A"}, "arrival order A, B, …: A expired, B live and returned (EXP-22)"),
@@ -107,6 +111,18 @@ BY_HAND_VARIANTS: list[tuple[str, object, object, str]] = [
         N.nb02.BothExpired(10, 10, 2, 45_000),
         (C.MQRC_NO_MSG_AVAILABLE, 45),
         "both discarded; no expired message ends the wait: 45 000 ms (EXP-26)",
+    ),
+    (
+        "nb02.q3",
+        N.nb02.DepthTrigger(5, [("A", 10), ("B", 20)], 30, [("C", -1), ("D", 900)]),
+        (0, 4),
+        "depth 4 < TRIGDPTH 5, expired A and B counted: no trigger; nothing discards (TRG-02)",
+    ),
+    (
+        "nb02.q3",
+        N.nb02.DepthTrigger(4, [("A", 10), ("B", 20), ("C", 30)], 30, [("D", 900)]),
+        (1, 4),
+        "D makes depth 4 = TRIGDPTH with one live message: one trigger message (TRG-02, TRG-04)",
     ),
     (
         "nb02.q4",

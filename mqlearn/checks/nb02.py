@@ -180,60 +180,107 @@ q2 = Exercise(
 )
 
 
+def _two_early() -> list[tuple[str, int]]:
+    return [("A", 10), ("B", 10)]
+
+
+def _one_late() -> list[tuple[str, int]]:
+    return [("C", CMQC.MQEI_UNLIMITED)]
+
+
 @dataclass(frozen=True)
-class TwoExpiredThenOne(Variant):
-    """q3: two lifetimes over before the third put, and the third message's Expiry."""
+class DepthTrigger(Variant):
+    """q3: TRIGDPTH 2 to 5; one to four messages put first, all expired by the wait (tenths);
+    then fewer live messages than TRIGDPTH (Expiry unlimited or longer than the wait)."""
 
     SHOWN: ClassVar = {CMQC.MQEI_UNLIMITED: "CMQC.MQEI_UNLIMITED"}
-    a: int = 10
-    b: int = 10
+    trigdpth: int = 3
+    early: list[tuple[str, int]] = field(default_factory=_two_early)
     wait_s: int = 2
-    c: int = CMQC.MQEI_UNLIMITED
+    late: list[tuple[str, int]] = field(default_factory=_one_late)
 
     @classmethod
     def draw(cls, rng: Random) -> Self:
+        trigdpth = rng.randrange(2, 6)
         wait_s = rng.randrange(2, 120)
-        c = rng.choice([CMQC.MQEI_UNLIMITED, rng.randrange(10, 36_000)])
-        return cls(_over_by_then(rng, wait_s), _over_by_then(rng, wait_s), wait_s, c)
+        n_early = rng.randrange(1, 5)
+        n_late = rng.randrange(1, trigdpth)
+        letters = "ABCDEFGH"
+        early = [(letters[i], _over_by_then(rng, wait_s)) for i in range(n_early)]
+        late = [
+            (letters[n_early + i], rng.choice([CMQC.MQEI_UNLIMITED, rng.randrange(10, 36_000)]))
+            for i in range(n_late)
+        ]
+        return cls(trigdpth, early, wait_s, late)
 
 
-def _depth_trigger(p: TwoExpiredThenOne = TwoExpiredThenOne()) -> Outcome:
-    """A queue triggered at depth 3 holds two expired messages when a third arrives."""
+def _depth_trigger(p: DepthTrigger = DepthTrigger()) -> Outcome:
+    """A queue triggered at depth TRIGDPTH, with its process and a trigger monitor (TRG-04),
+    holds expired messages when live ones arrive; the expiry task is off, so nothing discards
+    them (on a real queue manager too: qm.ini ExpiryInterval 0)."""
     qm = mq.QueueManager("QM1")
+    qm.alter_qmgr(expryint=0)  # the expiry task is off: no background scan
     qm.define_qlocal("INIT.Q")
-    qm.define_qlocal("APP.IN", trigger=True, trigtype="DEPTH", trigdpth=3, initq="INIT.Q")
-    q = mq.Queue(qm, "APP.IN")
+    qm.define_process("APP.PROC", applicid="/opt/app/start")
+    qm.define_qlocal(
+        "APP.IN",
+        trigger=True,
+        trigtype="DEPTH",
+        trigdpth=p.trigdpth,
+        initq="INIT.Q",
+        process="APP.PROC",
+    )
+    mq.Queue(qm, "INIT.Q", CMQC.MQOO_INPUT_SHARED)  # the trigger monitor, waiting on INIT.Q
+    q = mq.Queue(qm, "APP.IN", CMQC.MQOO_OUTPUT)
     letters = Letters()
-    letters.put(q, "A", mq.MD(Expiry=p.a))
-    letters.put(q, "B", mq.MD(Expiry=p.b))
+    for letter, expiry in p.early:
+        letters.put(q, letter, mq.MD(Expiry=expiry))
     qm.sim.advance(seconds=p.wait_s)
-    letters.put(q, "C", mq.MD(Expiry=p.c))
-    # the answer: CURDEPTH of INIT.Q
+    for letter, expiry in p.late:
+        letters.put(q, letter, mq.MD(Expiry=expiry))
+    # the answer: (CURDEPTH of INIT.Q, CURDEPTH of APP.IN)
     live = int((~qm.queue_frame("APP.IN")["expired"]).sum())
     return Outcome(
-        qm.curdepth("INIT.Q"),
-        {"live_only": int(live >= 3), "live": live, "depth": qm.curdepth("APP.IN")},
+        (qm.curdepth("INIT.Q"), qm.curdepth("APP.IN")),
+        {
+            "live_only": (int(live >= p.trigdpth), qm.curdepth("APP.IN")),
+            "expired_gone": (int(live >= p.trigdpth), live),
+            "live": live,
+            "depth": qm.curdepth("APP.IN"),
+            "trigdpth": p.trigdpth,
+        },
         letters.story(qm),
     )
 
 
 q3 = Exercise(
     "nb02.q3",
-    question="How many trigger messages are on the initiation queue INIT.Q after C is put?",
+    question=(
+        "After the last put, how many trigger messages are on the initiation queue INIT.Q, and "
+        "what is CURDEPTH of APP.IN? Answer (INIT.Q's depth, APP.IN's depth), for example (0, 0)."
+    ),
     scenario=_depth_trigger,
-    form=Number(example=0),
-    rules=("TRG-02", "EXP-25"),
+    form=Numbers("INIT.Q's depth", "APP.IN's depth"),
+    rules=("TRG-02", "TRG-04", "EXP-25"),
     explanation=(
         "Depth triggering looks at the queue depth, and expired messages that nothing has "
-        "discarded yet are part of that depth."
+        "discarded yet are part of that depth. The process definition and the monitor holding "
+        "INIT.Q open are there, so nothing else stops the trigger event."
     ),
-    hint="TRIGDPTH is 3. What is CURDEPTH of APP.IN right after C arrives?",
-    confirm="A and B have expired but still count: depth 3 fired the trigger with one live message.",
+    hint="TRIGDPTH is {p.trigdpth}. Nothing gets from APP.IN and the expiry task is off: what "
+    "is CURDEPTH of APP.IN after each put?",
+    confirm="The expired messages still count: CURDEPTH reached TRIGDPTH or not whatever their "
+    "lifetimes, and a DEPTH trigger fires at most once before TRIGGER is set again.",
     misconceptions=(
         Misconception("live_only", "The trigger counts expired, undiscarded messages too."),
+        Misconception(
+            "expired_gone",
+            "Expired messages stay on APP.IN, counted in CURDEPTH, until something discards "
+            "them, and here nothing does.",
+        ),
     ),
-    variants=TwoExpiredThenOne,
-    teaches=lambda outcome: outcome.number("live") == 1 and outcome.number("depth") == 3,
+    variants=DepthTrigger,
+    teaches=lambda outcome: outcome.number("live") < outcome.number("trigdpth"),
 )
 
 SCAN_S = 300  # mqlearn's expiry task first runs 300 s after the queue manager is created

@@ -279,8 +279,9 @@ q3 = Exercise(
     ),
     confirm=(
         "The other get passed over the locked A and {other_found}, leaving CURDEPTH {left} (A, "
-        "locked and expired, still counts); the get under the cursor found A expired, "
-        "discarded it and failed with MQRC_NO_MSG_UNDER_CURSOR (2034)."
+        "locked and expired, still counts); the get under the cursor found A expired and "
+        "failed with MQRC_NO_MSG_UNDER_CURSOR (2034). IBM says only that A may then be "
+        "discarded; in mqlearn that get discards it."
     ),
     misconceptions=(
         Misconception(

@@ -344,8 +344,11 @@ class TwoReaders(Variant):
 
 
 def _copies_expire_alone(p: TwoReaders = TwoReaders()) -> Outcome:
-    """Three subscriptions to one topic string; each desk reads its queue (or not) in its time."""
+    """Three subscriptions to one topic string; each desk reads its queue (or not) in its time.
+    The expiry task is off, so no background scan discards a copy (true on a real queue manager
+    with ExpiryInterval 0, not only in mqlearn: issue 24)."""
     qm = mq.QueueManager("QM1")
+    qm.alter_qmgr(expryint=0)  # the expiry task is off: no background scan
     for queue in ("DESK.A", "DESK.B", "DESK.C", "REPLY.Q"):
         qm.define_qlocal(queue)
     for desk in "ABC":
@@ -369,8 +372,8 @@ q4 = Exercise(
     "nb07.q4",
     question=(
         "A price is published with a {p.expiry_s} lifetime and an expiration report requested. "
-        "Three subscriptions each put a copy on their desk's queue. At {p.c_reads_s} s, how many "
-        "expiration reports are on REPLY.Q?"
+        "Three subscriptions each put a copy on their desk's queue, and the queue manager's "
+        "expiry task is off. At {p.c_reads_s} s, how many expiration reports are on REPLY.Q?"
     ),
     scenario=_copies_expire_alone,
     form=Number(example=2),
@@ -419,8 +422,10 @@ class Unserved(Milliseconds):
 
 
 def _nobody_serves(p: Unserved = Unserved()) -> Outcome:
-    """A request that asks for an expiration report; the program serving SERVICE.IN is down."""
+    """A request that asks for an expiration report; the program serving SERVICE.IN is down and
+    the expiry task is off (so the answer holds on a real queue manager too: issue 24)."""
     qm = mq.QueueManager("QM1")
+    qm.alter_qmgr(expryint=0)  # the expiry task is off: no background scan
     qm.define_qlocal("SERVICE.IN")
     qm.define_qlocal("REPLY.Q")
     requester = patterns.Requester(
@@ -444,7 +449,8 @@ q5 = Exercise(
     "nb07.q5",
     question=(
         "The requester waits up to {p.timeout_s} s for the reply or for the request's expiration "
-        "report. What does request() come back with: 'reply', 'expired' or 'timeout'?"
+        "report; the queue manager's expiry task is off. What does request() come back with: "
+        "'reply', 'expired' or 'timeout'?"
     ),
     scenario=_nobody_serves,
     form=Choice(["reply", "expired", "timeout"]),

@@ -13,7 +13,14 @@ from typing import Any
 
 from mqlearn.engine.message import GOT_IN_UOW, UNCOMMITTED_PUT
 from mqlearn.engine.mqi_checks import fail
-from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition, assign
+from mqlearn.engine.objects import (
+    ProcessDefinition,
+    QAlias,
+    QLocal,
+    QRemote,
+    QueueDefinition,
+    assign,
+)
 from mqlearn.engine.rule_formulas import NOLIMIT, path_cap
 from mqlearn.mqi import cmqc as C
 
@@ -63,6 +70,7 @@ class Definitions:
 
     name: str
     objects: dict[str, QueueDefinition]
+    processes: dict[str, ProcessDefinition]
     _routes: dict[str, Route]
     log: Callable[..., None]  # QueueManager.log
 
@@ -99,6 +107,23 @@ class Definitions:
         definition = QAlias(name, target=target, **attrs)
         self._define(definition, replace)
         return definition
+
+    def define_process(
+        self, name: str, *, replace: bool = False, **attrs: Any
+    ) -> ProcessDefinition:
+        """DEFINE PROCESS(name) [REPLACE] with APPLICID, APPLTYPE, ENVRDATA, USERDATA, DESCR as
+        keywords: what a queue's PROCESS names for its trigger messages (rule TRG-04). Processes
+        have their own namespace, apart from the queues."""
+        definition = ProcessDefinition(name, **attrs)
+        if name in self.processes and not replace:
+            raise fail(C.MQRC_OBJECT_ALREADY_EXISTS, f"process {name} is already defined")
+        self.processes[name] = definition
+        return definition
+
+    def delete_process(self, name: str) -> None:
+        """DELETE PROCESS(name) (2085 if there is none)."""
+        if self.processes.pop(name, None) is None:
+            raise fail(C.MQRC_UNKNOWN_OBJECT_NAME, f"no process named {name}")
 
     def alter(self, name: str, **attrs: Any) -> QueueDefinition:
         """ALTER a queue of any type; values are checked before anything changes."""

@@ -27,6 +27,7 @@ from mqlearn.engine.message import (
     unflat,
 )
 from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.headers import MQMDE
 from mqlearn.mqi.structs import MD
 
@@ -64,10 +65,13 @@ CARRIED_FIELDS = frozenset(
 _DEFAULTS: dict[str, Any] = {f.name: getattr(MD, f.name) for f in MD._LAYOUT}
 
 
-def carried_fields(md: MD) -> dict[str, Any] | None:
-    """The non-initial descriptor fields a put keeps with the message (None when there are none).
+def carried_fields(md: MD, length: int) -> dict[str, Any] | None:
+    """The non-initial descriptor fields a put keeps with the message (None when there are none);
+    ``length`` is the length of the message data.
 
-    Persistence is resolved by the put and kept with the shared fields, not here.
+    Persistence is resolved by the put and kept with the shared fields, not here. The version-2
+    fields are kept as the queue manager stores them (rule MD-08): MsgFlags with the flags the
+    last-of flags imply turned on, OriginalLength as IBM's MDOLN says.
     """
     extra: dict[str, Any] | None = None
     for name, value in md.__dict__.items():
@@ -80,21 +84,34 @@ def carried_fields(md: MD) -> dict[str, Any] | None:
         if fmt is not None and len(fmt) != 8:
             extra["Format"] = fmt.ljust(8)
     if md.Version >= 2:
-        for name in V2_FIELDS:
-            value = getattr(md, name)
+        stored = {name: getattr(md, name) for name in V2_FIELDS}
+        stored["MsgFlags"] = stored_msg_flags(md.MsgFlags)
+        stored["OriginalLength"] = _original_length(md, length)
+        for name, value in stored.items():
             if value != _DEFAULTS[name]:
                 extra = extra or {}
                 extra[name] = value
-        if extra and "OriginalLength" in extra and not _keeps_original_length(md):
-            del extra["OriginalLength"]
     return extra
 
 
-def _keeps_original_length(md: MD) -> bool:
-    """MQPUT accepts OriginalLength only for a report that is a segment (IBM's page "MQMD
-    (Message descriptor) on IBM i", field MDOLN)."""
-    segment = md.MsgFlags & (C.MQMF_SEGMENT | C.MQMF_LAST_SEGMENT)
-    return md.MsgType == C.MQMT_REPORT and bool(segment)
+def stored_msg_flags(flags: int) -> int:
+    """MsgFlags as the message is stored (rule MD-08, IBM's MDMFL): MQMF_LAST_MSG_IN_GROUP turns on
+    MQMF_MSG_IN_GROUP, MQMF_LAST_SEGMENT turns on MQMF_SEGMENT, in the copy of the MD sent with
+    the message; the application's MD keeps what it set."""
+    if flags & C.MQMF_LAST_MSG_IN_GROUP:
+        flags |= C.MQMF_MSG_IN_GROUP
+    if flags & C.MQMF_LAST_SEGMENT:
+        flags |= C.MQMF_SEGMENT
+    return flags
+
+
+def _original_length(md: MD, length: int) -> int:
+    """OriginalLength as MQPUT keeps it (rule MD-08, IBM's MDOLN): a report that is a segment
+    keeps the application's value; any other segment gets the length of its data; every other
+    message MQOL_UNDEFINED, whatever the application set."""
+    if not md.MsgFlags & (C.MQMF_SEGMENT | C.MQMF_LAST_SEGMENT):
+        return C.MQOL_UNDEFINED
+    return md.OriginalLength if md.MsgType == C.MQMT_REPORT else length
 
 
 _NOT_STORED = SLOT_FIELDS | {"StrucId", "Version", *CONTEXT_FIELDS}
@@ -191,3 +208,42 @@ def message_fields(
     md = MD(Version=C.MQMD_VERSION_2)
     fill_md(md, record, unflat(record[CTX]), now, sim, backouts)
     return md.get()
+
+
+def putter_mqmde(md: MD, data: bytes, qm_ccsid: int) -> tuple[MD, bytes]:
+    """A put whose data starts with an MQMDE (Format MQFMT_MD_EXTENSION, rule MD-09): the MD and
+    data the queue manager stores, per IBM's table "Queue manager action when MQMDE specified on
+    MQPUT or MQPUT1" ("MQMDE - Message descriptor extension").
+
+    Honoured (the MQMDE's fields become the message's version-2 fields and its Format, Encoding
+    and CodedCharSetId those of the message, the MQMDE removed from the data) with a version-1 MD,
+    or a version-2 MD whose version-2 fields all hold their defaults. Treated as message data with
+    a version-2 MD that sets one of them, or when the MD's Encoding and CodedCharSetId (which
+    describe the MQMDE) are not the queue manager's, or the MQMDE's Version is not 2. An MQMDE
+    that is not valid fails the put with MQRC_MDE_ERROR (2248). The application's MD is not
+    changed: a copy is returned.
+    """
+    if md.Format != C.MQFMT_MD_EXTENSION:
+        return md, data
+    if md.Version >= 2 and any(getattr(md, n) != _DEFAULTS[n] for n in V2_FIELDS):
+        return md, data  # the MD already says what an MQMDE would: the MQMDE is data
+    native = md.Encoding & C.MQENC_INTEGER_MASK == C.MQENC_NATIVE & C.MQENC_INTEGER_MASK
+    own_ccsid = md.CodedCharSetId in (C.MQCCSI_Q_MGR, qm_ccsid)
+    if not native or not own_ccsid:
+        return md, data  # not in the queue manager's encoding and character set: data
+    if len(data) < C.MQMDE_LENGTH_2 or data[:4] != C.MQMDE_STRUC_ID.encode("ascii"):
+        raise MQMIError(C.MQCC_FAILED, C.MQRC_MDE_ERROR, "Format MQHMDE but no MQMDE in the data")
+    mde = MQMDE.unpack(data[: C.MQMDE_LENGTH_2])
+    if mde.Version != C.MQMDE_VERSION_2:
+        return md, data  # a version mqlearn's queue manager does not support: data
+    if mde.StrucLength != C.MQMDE_LENGTH_2 or mde.Flags != C.MQMDEF_NONE:
+        raise MQMIError(
+            C.MQCC_FAILED,
+            C.MQRC_MDE_ERROR,
+            f"MQMDE StrucLength {mde.StrucLength} / Flags {mde.Flags} (72 / MQMDEF_NONE)",
+        )
+    stored = md.copy()
+    stored.Version = C.MQMD_VERSION_2
+    for name in ("Format", "Encoding", "CodedCharSetId", *V2_FIELDS):
+        setattr(stored, name, getattr(mde, name))
+    return stored, data[C.MQMDE_LENGTH_2 :]

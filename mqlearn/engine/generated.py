@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from mqlearn.engine.descriptor import IDENTITY_FIELDS
 from mqlearn.engine.message import GOT_IN_UOW, PRIORITY, Record
-from mqlearn.engine.objects import assign
+from mqlearn.engine.objects import ProcessDefinition, assign
 from mqlearn.engine.rule_formulas import NEVER, deadline_of, queued_priority
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, reason_name
@@ -142,6 +142,9 @@ def maybe_trigger(
         or queued_priority(message[PRIORITY], qm.maxprty) < local.trigmpri
     ):
         return
+    process = trigger_process(qm, local)
+    if process is None or qm.ipprocs(local.initq) == 0:
+        return  # rule TRG-04: no process definition, or no trigger monitor: no trigger event
     if local.trigmpri == 0:
         count = local.store.depth  # expired, undiscarded messages count (TRG-02)
     else:
@@ -156,7 +159,15 @@ def maybe_trigger(
         if count < local.trigdpth:
             return
         assign(local, "trigger", False)  # as MQ does: the application switches it back on
-    data = MQTM(QName=local.name, ProcessName=local.process, TriggerData=local.trigdata).pack()
+    data = MQTM(
+        QName=local.name,
+        ProcessName=local.process,
+        TriggerData=local.trigdata,
+        ApplType=process.appltype,
+        ApplId=process.applicid,
+        EnvData=process.envrdata,
+        UserData=process.userdata,
+    ).pack()
     fields = {
         "Format": C.MQFMT_TRIGGER,
         "MsgType": C.MQMT_DATAGRAM,
@@ -165,6 +176,20 @@ def maybe_trigger(
     ctx = qm.qmgr_context()
     where = send(qm, qm.name, local.initq, data, fields, ctx, NEVER, in_uow)  # TRG-01
     qm.log(local.name, "trigger", message, kind.lower(), detail=where)
+
+
+_NO_PROCESS = ProcessDefinition("NONE", appltype=0)  # a channel's MQTM: no process values
+
+
+def trigger_process(qm: QueueManagerPort, local: QLocal) -> ProcessDefinition | None:
+    """The process definition a trigger message from ``local`` carries, or None when the
+    condition fails (IBM, "Conditions for a trigger event"): PROCESS must name a defined process,
+    except on a transmission queue, which triggers a channel and needs none (rule TRG-04)."""
+    if local.process:
+        found = qm.processes.get(local.process)
+        if found is not None:
+            return found
+    return _NO_PROCESS if local.is_xmitq else None
 
 
 def send_expiration_report(

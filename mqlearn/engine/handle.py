@@ -37,6 +37,10 @@ class Queue(Opened):
         super().__init__(f"queue {name}", open_opts, remote=route.remote is not None)
         self.cursor_message: Record | None = None  # the browse cursor: the last browsed message
         self.locked: tuple[LocalStore, Record] | None = None  # MQGMO_LOCK: where, and which
+        # the local queue this handle counts in IPPROCS, if opened for input (rule TRG-04)
+        self._input_on = route.local.name if self.open_opts & open_options.INPUT else None
+        if self._input_on is not None:
+            qm.input_opens[self._input_on] = qm.ipprocs(self._input_on) + 1
 
     @property
     def cursor_seq(self) -> int | None:
@@ -85,7 +89,9 @@ class Queue(Opened):
             self.locked = None
 
     def close(self) -> None:
-        """MQCLOSE: releases the lock and the cursor."""
+        """MQCLOSE: releases the lock and the cursor, and leaves IPPROCS."""
         self._release_lock()
         self.cursor_message = None
+        if self._input_on is not None and not self.closed:
+            self.qm.input_opens[self._input_on] -= 1
         super().close()

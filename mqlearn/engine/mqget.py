@@ -12,7 +12,8 @@ docs/engine.md.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from mqlearn.engine.descriptor import (
     CONTEXT_FIELDS,
@@ -79,6 +80,8 @@ def get(
         raise ValueError(f"max_length must be a non-negative int or None, got {max_length!r}")
     try:
         opts = check_gmo(gmo)
+        if opts.skip_backout:
+            _check_mark(qm)
         if local.get == "DISABLED":
             raise fail(C.MQRC_GET_INHIBITED, f"{local.name} is GET(DISABLED)")
         if opts.unlock:
@@ -130,7 +133,7 @@ def get(
             sync = SYNC_YES if md.Persistence == C.MQPER_PERSISTENT else SYNC_NO
         if sync == SYNC_YES:
             store.hold(record)
-            qm.enlist("get", local, record)
+            qm.enlist(SKIP_BACKOUT if opts.skip_backout else "get", local, record)
             qm.log(local.name, "get", record, "syncpoint")
         else:
             store.remove(record)
@@ -166,12 +169,42 @@ def _find(
     correlid = md.CorrelId if opts.match_correlid else None
     if correlid == _CI_NONE:
         correlid = None
-    record, expired = local.store.find(qm.sim.now, handle, msgid, correlid, after)
+    keep = _group_match(md, opts.match_group) if opts.match_group else None
+    record, expired = local.store.find(qm.sim.now, handle, msgid, correlid, after, keep)
     if expired:
         cause = "browse" if opts.browse else "get"
         for old in expired:
             discard(qm, local, old, cause)
     return record
+
+
+SKIP_BACKOUT = "get, marked to skip backout"  # the unit-of-work op of a marked get (UOW-03)
+
+
+def _check_mark(qm: QueueManagerPort) -> None:
+    """MQGMO_MARK_SKIP_BACKOUT (rule UOW-03): z/OS only, one marked message per unit of work."""
+    if qm.profile != "zos":
+        raise fail(
+            C.MQRC_OPTIONS_ERROR,
+            "MQGMO_MARK_SKIP_BACKOUT is a z/OS option; mqlearn refuses it on "
+            f"the {qm.profile} profile",
+        )
+    if qm.uow_has(SKIP_BACKOUT):
+        raise fail(C.MQRC_SECOND_MARK_NOT_ALLOWED, "this unit of work already has a message marked")
+
+
+def _group_match(md: MD, match: int) -> Callable[[Record], bool]:
+    """MQMO_MATCH_GROUP_ID, _MSG_SEQ_NUMBER and _OFFSET: only messages whose stored GroupId,
+    MsgSeqNumber and Offset equal the getter's MD are candidates (rule EXP-27). A null GroupId
+    matches any group, as a null MsgId matches any message."""
+    wanted: list[tuple[str, Any, Any]] = []
+    if match & C.MQMO_MATCH_GROUP_ID and md.GroupId != C.MQGI_NONE:
+        wanted.append(("GroupId", md.GroupId, C.MQGI_NONE))
+    if match & C.MQMO_MATCH_MSG_SEQ_NUMBER:
+        wanted.append(("MsgSeqNumber", md.MsgSeqNumber, 1))
+    if match & C.MQMO_MATCH_OFFSET:
+        wanted.append(("Offset", md.Offset, 0))
+    return lambda record: all(field(record, n, d) == v for n, v, d in wanted)
 
 
 def _under_cursor(qm: QueueManagerPort, handle: Queue, local: QLocal) -> Record:

@@ -54,7 +54,6 @@ _PMO_KNOWN = (
     | C.MQPMO_FAIL_IF_QUIESCING
     | C.MQPMO_ALTERNATE_USER_AUTHORITY
     | C.MQPMO_RESOLVE_LOCAL_Q
-    | C.MQPMO_LOGICAL_ORDER
     | C.MQPMO_ASYNC_RESPONSE
     | C.MQPMO_SYNC_RESPONSE
     | C.MQPMO_MD_FOR_OUTPUT_ONLY
@@ -92,6 +91,7 @@ _GMO_KNOWN = (
     | C.MQGMO_PROPERTIES_FORCE_MQRFH2
     | C.MQGMO_PROPERTIES_COMPATIBILITY
 )
+GROUP_MATCHES = C.MQMO_MATCH_GROUP_ID | C.MQMO_MATCH_MSG_SEQ_NUMBER | C.MQMO_MATCH_OFFSET
 _MATCH_KNOWN = (
     C.MQMO_MATCH_MSG_ID
     | C.MQMO_MATCH_CORREL_ID
@@ -100,6 +100,17 @@ _MATCH_KNOWN = (
     | C.MQMO_MATCH_OFFSET
     | C.MQMO_MATCH_MSG_TOKEN
 )
+
+
+# Options IBM defines that mqlearn does not model (docs/engine.md, groups and segments): refused
+# with MQRC_OPTIONS_ERROR and their names, never accepted without their effect.
+_PMO_NOT_MODELLED = {C.MQPMO_LOGICAL_ORDER: "MQPMO_LOGICAL_ORDER"}
+_GMO_NOT_MODELLED = {
+    C.MQGMO_LOGICAL_ORDER: "MQGMO_LOGICAL_ORDER",
+    C.MQGMO_COMPLETE_MSG: "MQGMO_COMPLETE_MSG",
+    C.MQGMO_ALL_MSGS_AVAILABLE: "MQGMO_ALL_MSGS_AVAILABLE",
+    C.MQGMO_ALL_SEGMENTS_AVAILABLE: "MQGMO_ALL_SEGMENTS_AVAILABLE",
+}
 
 
 def fail(reason: int, detail: str) -> MQMIError:
@@ -352,6 +363,14 @@ def _checked_options(
     options = struct.Options
     if type(options) is not int:
         raise TypeError(f"{name}.Options must be an int, got {type(options).__name__}")
+    not_modelled = _PMO_NOT_MODELLED if isinstance(struct, PMO) else _GMO_NOT_MODELLED
+    named = [text for bit, text in not_modelled.items() if options & bit]
+    if named:
+        raise fail(
+            C.MQRC_OPTIONS_ERROR,
+            f"{name}.Options: mqlearn does not model {', '.join(named)} (docs/engine.md, "
+            "groups and segments), so it refuses them rather than ignore them",
+        )
     if options & ~known:
         raise fail(C.MQRC_OPTIONS_ERROR, f"{name}.Options {options:#x} has unknown bits")
     return options
@@ -387,7 +406,9 @@ class GetOptions(NamedTuple):
     wait_ms: int | None  # None = no wait, -1 = unlimited
     match_msgid: bool
     match_correlid: bool
+    match_group: int  # MQMO_MATCH_GROUP_ID / _MSG_SEQ_NUMBER / _OFFSET asked for (rule EXP-27)
     accept_truncated: bool
+    skip_backout: bool  # MQGMO_MARK_SKIP_BACKOUT (z/OS, rule UOW-03)
     sync: int  # SYNC_NO, SYNC_YES, SYNC_IF_PERSISTENT or SYNC_DEFAULT (the platform's)
 
 
@@ -469,7 +490,9 @@ def _check_gmo(gmo: GMO) -> GetOptions:
         wait_ms=wait_ms,
         match_msgid=bool(match & C.MQMO_MATCH_MSG_ID),
         match_correlid=bool(match & C.MQMO_MATCH_CORREL_ID),
+        match_group=match & GROUP_MATCHES,
         accept_truncated=bool(options & C.MQGMO_ACCEPT_TRUNCATED_MSG),
+        skip_backout=bool(options & C.MQGMO_MARK_SKIP_BACKOUT),
         sync=sync,
     )
 

@@ -153,6 +153,33 @@ class QLocal(QueueDefinition):
 
 
 @dataclass(frozen=True)
+class ProcessDefinition:
+    """DEFINE PROCESS: the application a trigger message asks a trigger monitor to start.
+
+    A queue names it in PROCESS; its values go into the trigger message's MQTM (rule TRG-04).
+    ``appltype`` is an MQAT_* value (MQAT_DEFAULT, 6, when not given: the queue manager's own
+    platform's type in MQ, mqlearn keeps the number it is given).
+    """
+
+    name: str
+    applicid: str = ""
+    appltype: int = 6  # MQAT_DEFAULT
+    envrdata: str = ""
+    userdata: str = ""
+    descr: str = ""
+
+    def __post_init__(self) -> None:
+        check_name(self.name, "process name")
+        for attr, most in (("applicid", 256), ("envrdata", 128), ("userdata", 128), ("descr", 64)):
+            value = getattr(self, attr)
+            if not isinstance(value, str):
+                raise TypeError(f"{attr.upper()} must be a str, got {type(value).__name__}")
+            if len(value) > most:
+                raise ValueError(f"{attr.upper()} holds at most {most} characters")
+        object.__setattr__(self, "appltype", _int("appltype", self.appltype, 0, 999_999_999))
+
+
+@dataclass(frozen=True)
 class QRemote(QueueDefinition):
     """A local definition of a remote queue (RNAME at RQMNAME, through XMITQ)."""
 

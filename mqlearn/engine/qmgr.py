@@ -22,6 +22,7 @@ from mqlearn.engine.descriptor import (
     CONTEXT_FIELDS,
     IDENTITY_FIELDS,
     carried_fields,
+    putter_mqmde,
     stored_extra,
 )
 from mqlearn.engine.events import Event
@@ -45,7 +46,7 @@ from mqlearn.engine.mqi_checks import (
     message_bytes,
     put_descriptors,
 )
-from mqlearn.engine.objects import QLocal, QRemote, QueueDefinition, check_name
+from mqlearn.engine.objects import ProcessDefinition, QLocal, QRemote, QueueDefinition, check_name
 from mqlearn.engine.pubsub import PubSub, Subscription, TopicAttributes, TopicObject
 from mqlearn.engine.rule_formulas import (
     NEVER,
@@ -116,6 +117,9 @@ class QueueManager(Definitions):
         )
         self.record_events = record_events
         self.objects: dict[str, QueueDefinition] = {}
+        self.processes: dict[str, ProcessDefinition] = {}
+        # handles open for input (MQOO_INPUT_*) per local queue: IPPROCS (rule TRG-04)
+        self.input_opens: dict[str, int] = {}
         self.deadq: str | None = None
         self.maxprty = 9
         self._log: list[RawEvent] = []  # converted to Event lazily (the hot path only appends)
@@ -306,16 +310,18 @@ class QueueManager(Definitions):
             opts = check_pmo(pmo)
             d = md.__dict__
             simple = d.keys() <= SIMPLE_MD
+            stored_md = md  # what the queue manager keeps: md, or md with the putter's MQMDE
             if simple:
                 expiry, priority = check_simple_md(d, self.enforce_max_expiry)
                 extra = None
             else:
                 check_put_md(md, self.enforce_max_expiry)
                 expiry, priority = md.Expiry, md.Priority
-                extra = carried_fields(md)
+                stored_md, data = putter_mqmde(md, data, self.ccsid)  # rule MD-09
+                extra = carried_fields(stored_md, len(data))
             self.check_room(route)
-            if route.direct_xmit and md.Format == _XQH:
-                self._check_direct_xqh(data, md)
+            if route.direct_xmit and stored_md.Format == _XQH:
+                self._check_direct_xqh(data, stored_md)
         except MQMIError as error:
             self.log(name, "failed", cause="put", reason=error.reason, detail=error.detail)
             raise
@@ -353,8 +359,10 @@ class QueueManager(Definitions):
             data, extra, shared, xdeadline = transmission.wrap_for_transmission(
                 self, route.remote, data, msgid, correlid, priority, expiry, extra, shared, now
             )
-        elif not simple and md.Format == _XQH:  # any queue: rule XQH-03 says "from any queue"
-            xdeadline = transmission.embedded_deadline(data, md.Encoding, now)
+        elif (
+            not simple and stored_md.Format == _XQH
+        ):  # any queue: rule XQH-03 says "from any queue"
+            xdeadline = transmission.embedded_deadline(data, stored_md.Encoding, now)
         local = route.local
         state = UNCOMMITTED_PUT if syncpoint else 0
         record = self._enqueue(
@@ -695,7 +703,7 @@ class QueueManager(Definitions):
                 local.store.release(message)
                 if local.is_xmitq:
                     self._wake_channels(local)
-            elif op == "get" and state == GOT_IN_UOW:
+            elif op in ("get", mqget.SKIP_BACKOUT) and state == GOT_IN_UOW:
                 local.store.remove(message)
             elif op == "trigger":
                 self._trigger_available(local, message)
@@ -705,7 +713,9 @@ class QueueManager(Definitions):
         """MQBACK: uncommitted puts vanish; got messages return in place, BackoutCount + 1 (UOW-01).
 
         Messages discarded for expiry during the unit of work stay discarded (UOW-02). Trigger
-        messages the unit of work caused are not withdrawn: they become available (TRG-03).
+        messages the unit of work caused are not withdrawn: they become available (TRG-03). A
+        message got with MQGMO_MARK_SKIP_BACKOUT (z/OS) is not reinstated: it stays got, in a new
+        unit of work that the next MQCMIT or MQBACK settles (UOW-03).
         """
         work, self._uow = self._uow, []
         for op, local, message in reversed(work):
@@ -713,6 +723,9 @@ class QueueManager(Definitions):
             if op == "put" and state == UNCOMMITTED_PUT:
                 local.store.remove(message)
                 self.log(local.name, "backout", message, "put")
+            elif op == mqget.SKIP_BACKOUT and state == GOT_IN_UOW:  # rule UOW-03
+                self._uow.append(("get", local, message))
+                self.log(local.name, "backout", message, "skipped: marked, still got")
             elif op == "get" and state == GOT_IN_UOW:
                 local.store.release(message, backout=True)
                 self.log(local.name, "backout", message, "get")
@@ -727,6 +740,12 @@ class QueueManager(Definitions):
         if local.store.state(message) == UNCOMMITTED_PUT:
             local.store.release(message)
             self.arrived(local, message)
+
+    def ipprocs(self, name: str) -> int:
+        """IPPROCS: how many handles have the local queue ``name`` open for input (MQOO_INPUT_*,
+        or no open options, which in mqlearn allow gets). A trigger monitor is such a handle on
+        an initiation queue (rule TRG-04)."""
+        return self.input_opens.get(name, 0)
 
     def curdepth(self, name: str) -> int:
         """CURDEPTH of a local queue (rule EXP-25: expired, undiscarded messages count)."""
@@ -803,6 +822,10 @@ class QueueManager(Definitions):
     def in_unit_of_work(self) -> int:
         """Number of operations in the open unit of work."""
         return len(self._uow)
+
+    def uow_has(self, op: str) -> bool:
+        """Whether the open unit of work holds an ``op`` (a get marked to skip backout, say)."""
+        return any(entry[0] == op for entry in self._uow)
 
     def enlist(self, op: str, local: QLocal, message: Record) -> None:
         """Make ``op`` ("put", "get" or "trigger") on ``message`` part of the open unit of work:

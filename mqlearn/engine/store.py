@@ -25,7 +25,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left, bisect_right
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain, islice
 from operator import itemgetter
 from typing import Any
@@ -271,13 +271,15 @@ class LocalStore:
         msgid: bytes | None = None,
         correlid: bytes | None = None,
         after: tuple[int, int] | None = None,
+        keep: Callable[[Record], bool] | None = None,
     ) -> tuple[Record | None, Expired]:
         """The first message a get would return (None: none), and the expired messages met
         before it, which the caller discards.
 
-        Restricted to messages with this MsgId and/or CorrelId, and to those after a cursor
-        position ``after`` (lane, seq) in delivery order. The hot path of every get (no match, no
-        cursor) walks the lanes from the top one down.
+        Restricted to messages with this MsgId and/or CorrelId, to those after a cursor
+        position ``after`` (lane, seq) in delivery order, and to those ``keep`` accepts (the other
+        match options): a message that does not match is no candidate, expired or not (EXP-27).
+        The hot path of every get (no match, no cursor) walks the lanes from the top one down.
         """
         if msgid is None and correlid is None and after is None:
             if self.top < 0:
@@ -285,6 +287,8 @@ class LocalStore:
             candidates: Iterable[Record] = chain.from_iterable(self.lanes[self.top :: -1])
         else:
             candidates = self._candidates(msgid, correlid, after)
+        if keep is not None:
+            candidates = filter(keep, candidates)
         return self._walk(now, handle, candidates)
 
     def _walk(

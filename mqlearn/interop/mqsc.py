@@ -1,6 +1,6 @@
 """A subset of MQSC for mqlearn queue managers: ``qm.mqsc(text)`` returns what runmqsc would print.
 
-Commands: DEFINE QLOCAL/QREMOTE/QALIAS [REPLACE], ALTER QLOCAL/QREMOTE/QALIAS/QMGR,
+Commands: DEFINE QLOCAL/QREMOTE/QALIAS/PROCESS [REPLACE], ALTER QLOCAL/QREMOTE/QALIAS/QMGR,
 DELETE QLOCAL [PURGE]/QREMOTE/QALIAS, CLEAR QLOCAL, DISPLAY QLOCAL/QREMOTE/QALIAS/QUEUE/QSTATUS/QMGR
 (generic names such as ``APP.*``, ``ALL``) and REFRESH QMGR TYPE(EXPIRY) [NAME(generic)].
 
@@ -17,9 +17,13 @@ CAPEXPRY (rule EXP-06) is accepted in both of IBM's forms: inside the CUSTOM att
 ``CUSTOM('CAPEXPRY(600)')``, the only form from IBM MQ 8.0.0.4 until 9.3.0 (on z/OS it also needs
 APAR PI50761 and ``RECOVER QMGR(TUNE CAPEXPRY ON)``), and as an attribute of its own,
 ``CAPEXPRY(600)``, which IBM added in 9.3.1 on AIX, Linux, Windows and IBM i and which every
-platform, z/OS included, has from 9.4.0. When a queue has both, the one inside CUSTOM is the cap
-that applies, as IBM documents; DISPLAY shows each where it was set. mqlearn accepts both forms
-on every profile, whatever release it stands for.
+platform, z/OS included, has from 9.4.0. IBM says the two must not be set together: the CUSTOM
+entry must be removed before the attribute is set (its example: ``ALTER QLOCAL(Q1) CAPEXPRY(1000)
+CUSTOM('')``), and z/OS refuses a queue with both (CSQM531I). So a DEFINE or ALTER that would leave
+a queue with a CAPEXPRY attribute other than NOLIMIT and a CAPEXPRY entry in CUSTOM fails and
+changes nothing, on every profile; z/OS answers CSQM531I, the others a line of mqlearn's own (IBM
+documents no runmqsc message for it). DISPLAY shows each form where it was set. mqlearn accepts
+either form alone on every profile, whatever release it stands for.
 
 Replies are runmqsc's, in the form of the distributed platforms (AMQ messages) on every profile:
 a z/OS queue manager answers the same commands with CSQ messages (CSQ9022I ... NORMAL COMPLETION
@@ -72,6 +76,8 @@ VERBS = {
     "REFRESH": "REFRESH",
 }
 OBJECTS = {
+    "PROCESS": "PROCESS",
+    "PRO": "PROCESS",
     "QLOCAL": "QLOCAL",
     "QL": "QLOCAL",
     "QREMOTE": "QREMOTE",
@@ -421,8 +427,9 @@ class _CapForms:
     """A queue whose CUSTOM holds a cap: that cap, and the CAPEXPRY attribute's own value.
 
     The engine keeps one cap per queue, the one that applies: the cap inside CUSTOM when there
-    is one (IBM: it takes precedence over the attribute), else the attribute. This record keeps
-    what DISPLAY shows besides, for as long as the definition it was made for is the queue's.
+    is one (the attribute is then NOLIMIT: the two are never set together), else the attribute.
+    This record keeps what DISPLAY shows besides, for as long as the definition it was made for
+    is the queue's.
     """
 
     definition: weakref.ReferenceType[QueueDefinition]
@@ -453,11 +460,24 @@ def _remember(qm: QueueManager, name: str, forms: _CapForms | None) -> None:
         known[name] = forms
 
 
+def _both_forms(qm: QueueManager, command: Command) -> _Failed:
+    """The refusal of a command that would set CAPEXPRY both ways (rule EXP-06): CSQM531I on
+    z/OS; elsewhere IBM documents no runmqsc message, so the line is mqlearn's own."""
+    what = f"{command.obj}({command.queue})"
+    if qm.profile == "zos":
+        return _Failed(f"CSQM531I: CAPEXPRY and CUSTOM(CAPEXPRY) both set for {what}: refused.")
+    return _Failed(
+        f"mqlearn: {what} would have CAPEXPRY set both as an attribute and inside CUSTOM; IBM "
+        "says the CUSTOM entry must be removed first, for example CAPEXPRY(n) CUSTOM('')."
+    )
+
+
 def _cap_attrs(
     attrs: dict[str, Any], custom: _Custom | None, old: _CapForms | None, current: int | None
 ) -> tuple[_Custom, int | None] | None:
     """The CUSTOM cap and the CAPEXPRY attribute after a DEFINE or ALTER, or None when neither
-    is involved; sets ``attrs["capexpry"]`` to the cap that applies (rule EXP-06)."""
+    is involved; sets ``attrs["capexpry"]`` to the cap that applies (rule EXP-06). Raises
+    _BothForms when both forms would be set (IBM: never both), before anything changes."""
     if custom is None and old is None:
         return None
     if "capexpry" in attrs:
@@ -465,8 +485,23 @@ def _cap_attrs(
     else:
         attribute = old.attribute if old is not None else current
     kept = custom if custom is not None else old.custom if old is not None else _Custom("", None)
+    if kept.text and attribute is not None:
+        raise _BothForms
     attrs["capexpry"] = kept.cap if kept.text else attribute
     return kept, attribute
+
+
+class _BothForms(Exception):
+    """A DEFINE or ALTER that would leave CAPEXPRY set both ways (rule EXP-06)."""
+
+
+@contextmanager
+def _one_form(qm: QueueManager, command: Command) -> Iterator[None]:
+    """Turn a command that sets CAPEXPRY both ways into its refusal (rule EXP-06)."""
+    try:
+        yield
+    except _BothForms:
+        raise _both_forms(qm, command) from None
 
 
 def _define(qm: QueueManager, command: Command) -> list[str]:
@@ -480,7 +515,7 @@ def _define(qm: QueueManager, command: Command) -> list[str]:
         "QREMOTE": qm.define_qremote,
         "QALIAS": qm.define_qalias,
     }
-    with _values_checked(len(command.text)):
+    with _values_checked(len(command.text)), _one_form(qm, command):
         caps = _cap_attrs(attrs, attrs.pop("custom", None), None, None)
         definition = defines[command.obj](command.queue, **attrs)
     _record(qm, definition, caps)
@@ -500,11 +535,43 @@ def _record(
     _remember(qm, definition.name, forms)
 
 
+_APPLTYPES = {"UNIX": C.MQAT_UNIX, "WINDOWSNT": C.MQAT_WINDOWS_NT, "OS400": C.MQAT_OS400}
+_APPLTYPES |= {"ZOS": C.MQAT_ZOS, "MVS": C.MQAT_MVS, "DEF": C.MQAT_DEFAULT}
+
+
+def _appltype(p: Param) -> int:
+    """APPLTYPE: a number, or one of the platform names MQSC takes for the common types."""
+    text = _text(p)
+    if text in _APPLTYPES:
+        return _APPLTYPES[text]
+    if not _NUMBER.fullmatch(text):
+        raise _Syntax(p.end, f"APPLTYPE is a number or one of {', '.join(_APPLTYPES)}")
+    return _int(p)
+
+
+_PROCESS_ATTRIBUTES: dict[str, tuple[str, Converter]] = {
+    "APPLICID": ("applicid", _text),
+    "APPLTYPE": ("appltype", _appltype),
+    "ENVRDATA": ("envrdata", _text),
+    "USERDATA": ("userdata", _text),
+    "DESCR": ("descr", _text),
+}
+
+
+def _define_process(qm: QueueManager, command: Command) -> list[str]:
+    """DEFINE PROCESS(name) [REPLACE]: what a queue's PROCESS names for its trigger messages
+    (rule TRG-04), through qm.define_process."""
+    attrs = _options(command, {**_PROCESS_ATTRIBUTES, **_REPLACE})
+    with _values_checked(len(command.text)):
+        qm.define_process(command.queue, **attrs)
+    return ["AMQ8010I: IBM MQ process created."]
+
+
 def _alter_queue(qm: QueueManager, command: Command) -> list[str]:
     """ALTER a queue of the named type through qm.alter (only the named attributes change)."""
     attrs = _options(command, {**_ATTRIBUTES[command.obj], **_CUSTOM_KEYWORD})
     definition = _typed(qm, command)
-    with _values_checked(len(command.text)):
+    with _values_checked(len(command.text)), _one_form(qm, command):
         old = _forms(qm, definition)
         caps = _cap_attrs(attrs, attrs.pop("custom", None), old, definition.capexpry)
         qm.alter(command.queue, **attrs)
@@ -644,7 +711,12 @@ def _refresh(qm: QueueManager, command: Command) -> list[str]:
 
 Handler = Callable[["QueueManager", Command], list[str]]
 _HANDLERS: dict[str, dict[str, Handler]] = {
-    "DEFINE": {"QLOCAL": _define, "QREMOTE": _define, "QALIAS": _define},
+    "DEFINE": {
+        "QLOCAL": _define,
+        "QREMOTE": _define,
+        "QALIAS": _define,
+        "PROCESS": _define_process,
+    },
     "ALTER": {
         "QLOCAL": _alter_queue,
         "QREMOTE": _alter_queue,

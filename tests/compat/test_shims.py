@@ -358,7 +358,9 @@ def test_the_md_version_decides_whether_a_group_message_comes_behind_an_mqmde() 
     assert data.endswith(b"body")
     new = ibmmq.MD()
     assert ibmmq.Queue(connect(ibmmq), "DEV.QUEUE.1").get(None, new) == b"body"
-    assert new.GroupId == b"G" * 24 and new.MsgFlags == C.MQMF_LAST_MSG_IN_GROUP
+    # rule MD-08: the stored flags have MQMF_MSG_IN_GROUP turned on with MQMF_LAST_MSG_IN_GROUP
+    last_in_group = C.MQMF_LAST_MSG_IN_GROUP | C.MQMF_MSG_IN_GROUP
+    assert new.GroupId == b"G" * 24 and new.MsgFlags == last_in_group
 
 
 def test_a_notebooks_own_queue_manager_can_be_served_to_programs() -> None:

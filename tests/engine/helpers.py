@@ -318,3 +318,13 @@ def linked_qmgrs(*, latency_ms: int = 0, running: bool = True, qm2_deadq: bool =
     channel = mq.Channel(qm1, qm2, xmitq="QM2", latency_ms=latency_ms)
     set_running(channel, running)
     return Link(sim, qm1, qm2, channel)
+
+
+def trigger_monitor(
+    qm: mq.QueueManager, initq: str = INIT_Q, process: str = "APP.PROCESS"
+) -> mq.Queue:
+    """What IBM's "Conditions for a trigger event" needs besides TRIGGER and INITQ (TRG-04): the
+    process definition ``process`` (APPLICID 'app') and a trigger monitor, a handle holding
+    ``initq`` open for input. Returns the monitor's handle."""
+    qm.define_process(process, applicid="app", replace=True)
+    return mq.Queue(qm, initq, C.MQOO_INPUT_SHARED)

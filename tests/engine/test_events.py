@@ -11,6 +11,7 @@ from pathlib import Path
 import mqlearn as mq
 from mqlearn import CMQC as C
 from mqlearn.engine.events import KINDS
+from tests.engine.helpers import trigger_monitor
 
 ENGINE_MD = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text(encoding="utf-8")
 
@@ -44,7 +45,8 @@ def busy_queue_managers() -> tuple[mq.QueueManager, mq.QueueManager]:
         qm.define_qlocal("DLQ")
         qm.alter_qmgr(deadq="DLQ", expryint=5)
     qm1.define_qlocal("INITQ")
-    qm1.define_qlocal("APP", trigger=True, trigtype="EVERY", initq="INITQ")
+    trigger_monitor(qm1, "INITQ")
+    qm1.define_qlocal("APP", trigger=True, trigtype="EVERY", initq="INITQ", process="APP.PROCESS")
     qm1.define_qlocal("QM2", usage="XMITQ")
     qm1.define_qremote("TO.MISSING", rname="NO.SUCH.QUEUE", rqmname="QM2")
     mq.Channel(qm1, qm2, xmitq="QM2", latency_ms=100)

@@ -14,7 +14,16 @@ import pytest
 
 import mqlearn as mq
 from mqlearn import CMQC as C
-from tests.engine.helpers import APP_Q, INIT_Q, REPLY_Q, get, new_qm, put, qm_with_queue
+from tests.engine.helpers import (
+    APP_Q,
+    INIT_Q,
+    REPLY_Q,
+    get,
+    new_qm,
+    put,
+    qm_with_queue,
+    trigger_monitor,
+)
 
 Q_MGR = 0  # MQCCSI_Q_MGR, the initial value of MQMD.CodedCharSetId
 INHERIT = -2  # MQCCSI_INHERIT
@@ -112,7 +121,8 @@ def test_md04_trigger_message_is_in_the_queue_managers_ccsid() -> None:
     that generates it, and the MQMD's CodedCharSetId says which."""
     qm = new_qm(profile="zos")
     qm.define_qlocal(INIT_Q)
-    qm.define_qlocal(APP_Q, trigger=True, trigtype="EVERY", initq=INIT_Q)
+    trigger_monitor(qm)
+    qm.define_qlocal(APP_Q, trigger=True, trigtype="EVERY", initq=INIT_Q, process="APP.PROCESS")
     put(mq.Queue(qm, APP_Q), pmo_options=C.MQPMO_NO_SYNCPOINT)
     _, md = get(mq.Queue(qm, INIT_Q), C.MQGMO_NO_SYNCPOINT)
     assert (md.Format, md.CodedCharSetId) == (C.MQFMT_TRIGGER, ZOS_DEFAULT)

@@ -361,3 +361,100 @@ def test_md07_a_report_read_with_a_version_1_md_starts_with_an_mqmde() -> None:
     data = mq.Queue(qm, REPLY_Q).get(None, md)
     assert data == expected_mqmde(546, 1208, b"        ", b"\0" * 24, 1, 0, 0, 5)
     assert (md.Format, md.CodedCharSetId, md.OriginalLength) == ("MQHMDE  ", 1208, -1)
+
+
+# --- MD-08: the version-2 fields as the queue manager stores them (seed 003: MDMFL, MDOLN) -------
+
+
+def put_v2_and_get(profile: str, data: bytes, **fields: Any) -> tuple[mq.MD, mq.MD]:
+    """Put ``data`` with a version-2 MD of ``fields``; return that MD and a version-2 get's MD."""
+    qm = mq.QueueManager("QM1", profile=profile)
+    qm.define_qlocal(APP_Q)
+    put_md = mq.MD(Version=2, **fields)
+    qm.put1(APP_Q, data, put_md, mq.PMO(Options=C.MQPMO_NO_SYNCPOINT))
+    got = mq.MD(Version=2)
+    mq.Queue(qm, APP_Q).get(None, got, mq.GMO(Options=C.MQGMO_NO_SYNCPOINT))
+    return put_md, got
+
+
+PROFILES = ["distributed", "zos", "ibmi"]
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize(
+    ("flags", "stored"),
+    [
+        (C.MQMF_LAST_MSG_IN_GROUP, C.MQMF_LAST_MSG_IN_GROUP | C.MQMF_MSG_IN_GROUP),  # 16 -> 24
+        (C.MQMF_LAST_SEGMENT, C.MQMF_LAST_SEGMENT | C.MQMF_SEGMENT),  # 4 -> 6
+        (C.MQMF_LAST_MSG_IN_GROUP | C.MQMF_LAST_SEGMENT, 30),
+        (C.MQMF_MSG_IN_GROUP | C.MQMF_SEGMENT, C.MQMF_MSG_IN_GROUP | C.MQMF_SEGMENT),
+        (C.MQMF_SEGMENTATION_ALLOWED, C.MQMF_SEGMENTATION_ALLOWED),
+    ],
+)
+def test_md08_a_last_flag_turns_on_its_member_flag_in_the_stored_message(
+    profile: str, flags: int, stored: int
+) -> None:
+    """MDMFL: with MFLMIG the queue manager turns on MFMIG in the copy of the MD sent with the
+    message, with MFLSEG it turns on MFSEG; the application's MD keeps what it set."""
+    put_md, got = put_v2_and_get(profile, b"data", GroupId=b"G1".ljust(24, b"\0"), MsgFlags=flags)
+    assert got.MsgFlags == stored
+    assert put_md.MsgFlags == flags
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_md08_a_segment_that_is_not_a_report_gets_its_data_length_as_original_length(
+    profile: str,
+) -> None:
+    """MDOLN: for a segment that is not a report the queue manager ignores the field and uses the
+    length of the data; for a message that is not a segment it uses MQOL_UNDEFINED."""
+    _, got = put_v2_and_get(profile, b"x" * 37, MsgFlags=C.MQMF_SEGMENT, OriginalLength=999)
+    assert got.OriginalLength == 37
+    _, got = put_v2_and_get(profile, b"x" * 5, MsgFlags=C.MQMF_LAST_SEGMENT, Offset=37)
+    assert (got.OriginalLength, got.Offset, got.MsgFlags) == (5, 37, 6)
+    _, got = put_v2_and_get(profile, b"x" * 5, MsgFlags=C.MQMF_MSG_IN_GROUP, OriginalLength=9)
+    assert got.OriginalLength == C.MQOL_UNDEFINED
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_md08_a_report_that_is_a_segment_keeps_the_putters_original_length(profile: str) -> None:
+    """MDOLN: "If the message being put is a segment and is also a report message, the queue
+    manager accepts the value specified"."""
+    _, got = put_v2_and_get(
+        profile,
+        b"",
+        MsgType=C.MQMT_REPORT,
+        Feedback=C.MQFB_EXPIRATION,
+        MsgFlags=C.MQMF_LAST_SEGMENT,
+        OriginalLength=4000,
+    )
+    assert got.OriginalLength == 4000
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_md08_rpt03_an_expired_last_segments_report_copies_the_four_fields(profile: str) -> None:
+    """Seed 003: a report for a segment copies GroupId, MsgSeqNumber, Offset and MsgFlags (the
+    stored flags: MQMF_LAST_SEGMENT with MQMF_SEGMENT, 6, not the 4 the putter set), so the
+    report is a segment too; its OriginalLength is the segment's data length."""
+    qm = mq.QueueManager("QM1", profile=profile)
+    qm.alter_qmgr(expryint=0)
+    qm.define_qlocal(APP_Q)
+    qm.define_qlocal(REPLY_Q)
+    group = b"G-LAST".ljust(24, b"\0")
+    md = mq.MD(
+        Version=2,
+        Expiry=10,
+        Report=C.MQRO_EXPIRATION,
+        ReplyToQ=REPLY_Q,
+        GroupId=group,
+        MsgSeqNumber=2,
+        Offset=100,
+        MsgFlags=C.MQMF_LAST_SEGMENT | C.MQMF_LAST_MSG_IN_GROUP,
+    )
+    qm.put1(APP_Q, b"y" * 12, md, mq.PMO(Options=C.MQPMO_NO_SYNCPOINT))
+    qm.sim.advance(seconds=2)
+    with raises_reason(NO_MSG_AVAILABLE):
+        get(mq.Queue(qm, APP_Q))
+    report = mq.MD(Version=2)
+    mq.Queue(qm, REPLY_Q).get(None, report, mq.GMO(Options=C.MQGMO_NO_SYNCPOINT))
+    assert (report.GroupId, report.MsgSeqNumber, report.Offset) == (group, 2, 100)
+    assert report.MsgFlags == 30 and report.OriginalLength == 12

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import mqlearn as mq
 from mqlearn import CMQC as C
 from tests.engine.helpers import (
@@ -18,14 +20,17 @@ from tests.engine.helpers import (
     new_qm,
     put,
     put_expired_and_live,
+    trigger_monitor,
 )
 
 
 def triggered_queue(**attrs: Any) -> tuple[mq.QueueManager, mq.Queue]:
-    """APP.IN with triggering on, initiation queue APP.INITQ; ``attrs`` add TRIGTYPE etc."""
+    """APP.IN with triggering on, initiation queue APP.INITQ, process APP.PROCESS and a trigger
+    monitor on APP.INITQ (TRG-04); ``attrs`` add TRIGTYPE etc."""
     qm = new_qm()
     qm.define_qlocal(INIT_Q)
-    qm.define_qlocal(APP_Q, trigger=True, initq=INIT_Q, **attrs)
+    trigger_monitor(qm)
+    qm.define_qlocal(APP_Q, trigger=True, initq=INIT_Q, **{"process": "APP.PROCESS", **attrs})
     return qm, mq.Queue(qm, APP_Q)
 
 
@@ -181,7 +186,8 @@ def test_trg03_zos_default_put_is_in_a_unit_of_work() -> None:
     ("Triggering in the client environment"): its trigger message waits for the commit."""
     qm = new_qm(profile="zos")
     qm.define_qlocal(INIT_Q)
-    qm.define_qlocal(APP_Q, trigger=True, trigtype="EVERY", initq=INIT_Q)
+    trigger_monitor(qm)
+    qm.define_qlocal(APP_Q, trigger=True, trigtype="EVERY", initq=INIT_Q, process="APP.PROCESS")
     put(mq.Queue(qm, APP_Q))
     assert trigger_count(qm) == 1 and not trigger_available(qm)
     qm.commit()
@@ -203,3 +209,109 @@ def test_trg03_trigger_message_refused_by_initq_is_dead_lettered_in_the_uow() ->
     assert md.Format == C.MQFMT_DEAD_LETTER_HEADER
     assert mq.MQDLH.unpack(data).Reason == C.MQRC_Q_FULL
     assert mq.MQTM.unpack(data[C.MQDLH_LENGTH_1 :]).QName.rstrip() == APP_Q
+
+
+# --- TRG-04: IBM's "Conditions for a trigger event", one condition at a time --------------------
+
+
+@pytest.mark.parametrize("profile", ["distributed", "zos", "ibmi"])
+def test_trg04_all_conditions_met_fires_and_the_mqtm_carries_the_process(profile: str) -> None:
+    """The baseline the tests below take one condition away from: TRIGGER, INITQ, a defined
+    PROCESS and a monitor on the initiation queue: one trigger message, whose MQTM holds the
+    process's APPLICID, APPLTYPE, ENVRDATA and USERDATA."""
+    qm = new_qm(profile=profile)
+    qm.define_qlocal(INIT_Q)
+    qm.define_process("P1", applicid="/bin/app", appltype=C.MQAT_UNIX, envrdata="e", userdata="u")
+    monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    qm.define_qlocal(APP_Q, trigger=True, trigtype="EVERY", initq=INIT_Q, process="P1")
+    put(mq.Queue(qm, APP_Q), pmo_options=C.MQPMO_NO_SYNCPOINT)
+    data, _ = get(monitor, C.MQGMO_NO_SYNCPOINT)
+    tm = mq.MQTM.unpack(data)
+    assert (tm.ProcessName.rstrip(), tm.ApplId.rstrip(), tm.ApplType) == ("P1", "/bin/app", 6)
+    assert (tm.EnvData.rstrip(), tm.UserData.rstrip()) == ("e", "u")
+
+
+def test_trg04_no_process_named_no_trigger_message() -> None:
+    """PROCESS blank on an application queue: no trigger event (the monitor would not know what
+    to start)."""
+    qm, q = triggered_queue(trigtype="EVERY", process="")
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 0 and not events_of(qm, "trigger")
+
+
+def test_trg04_process_named_but_not_defined_no_trigger_until_it_is() -> None:
+    """PROCESS names a process nobody defined: no trigger message; once it is defined, the next
+    put fires (TRIGTYPE EVERY)."""
+    qm, q = triggered_queue(trigtype="EVERY", process="NOT.YET")
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 0
+    qm.define_process("NOT.YET")
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1
+
+
+def test_trg04_no_trigger_monitor_no_trigger_message() -> None:
+    """Nobody holds the initiation queue open for input: no trigger message. A handle open only
+    for output or browse is not a monitor; one open for input is, until it closes."""
+    qm = new_qm()
+    qm.define_qlocal(INIT_Q)
+    qm.define_process("APP.PROCESS")
+    qm.define_qlocal(APP_Q, trigger=True, trigtype="EVERY", initq=INIT_Q, process="APP.PROCESS")
+    q = mq.Queue(qm, APP_Q)
+    mq.Queue(qm, INIT_Q, C.MQOO_OUTPUT | C.MQOO_BROWSE)
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert (trigger_count(qm), qm.ipprocs(INIT_Q)) == (0, 0)
+    monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_AS_Q_DEF)
+    assert qm.ipprocs(INIT_Q) == 1
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1
+    monitor.close()
+    monitor.close()  # a second MQCLOSE does not count twice
+    assert qm.ipprocs(INIT_Q) == 0
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1
+
+
+def test_trg04_a_missed_depth_event_leaves_triggering_on() -> None:
+    """DEPTH with no monitor: the depth is reached but no trigger event occurs, so TRIGGER stays
+    on (only a trigger message switches it off); with a monitor the next put fires."""
+    qm = new_qm()
+    qm.define_qlocal(INIT_Q)
+    qm.define_process("APP.PROCESS")
+    qm.define_qlocal(
+        APP_Q, trigger=True, trigtype="DEPTH", trigdpth=1, initq=INIT_Q, process="APP.PROCESS"
+    )
+    q = mq.Queue(qm, APP_Q, C.MQOO_OUTPUT)
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 0 and qm.local(APP_Q).trigger is True
+    mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1 and qm.local(APP_Q).trigger is False
+
+
+def test_trg04_a_transmission_queue_triggers_a_channel_without_a_process() -> None:
+    """IBM: to trigger a channel no process definition is needed; the transmission queue's
+    definition serves. The channel initiator still holds the initiation queue open."""
+    qm = new_qm()
+    qm.define_qlocal("SYSTEM.CHANNEL.INITQ")
+    qm.define_qlocal(
+        "QM2",
+        usage="XMITQ",
+        trigger=True,
+        trigtype="FIRST",
+        initq="SYSTEM.CHANNEL.INITQ",
+        trigdata="TO.QM2",
+    )
+    qm.define_qremote("TO.QM2.APP", rname="APP", rqmname="QM2")
+    qm.put1("TO.QM2.APP", b"x", mq.MD(), mq.PMO(Options=C.MQPMO_NO_SYNCPOINT))
+    assert qm.curdepth("SYSTEM.CHANNEL.INITQ") == 0, "no channel initiator yet"
+    get(mq.Queue(qm, "QM2"), C.MQGMO_NO_SYNCPOINT)
+    initiator = mq.Queue(qm, "SYSTEM.CHANNEL.INITQ", C.MQOO_INPUT_SHARED)
+    qm.put1("TO.QM2.APP", b"x", mq.MD(), mq.PMO(Options=C.MQPMO_NO_SYNCPOINT))
+    data, _ = get(initiator, C.MQGMO_NO_SYNCPOINT)
+    tm = mq.MQTM.unpack(data)
+    assert (tm.QName.rstrip(), tm.ProcessName.strip(), tm.TriggerData.rstrip()) == (
+        "QM2",
+        "",
+        "TO.QM2",
+    )

@@ -8,6 +8,7 @@ import mqlearn as mq
 from mqlearn import CMQC as C
 from tests.engine.helpers import (
     APP_Q,
+    REPLY_Q,
     SHORT,
     assert_no_msg,
     browse_first,
@@ -289,3 +290,69 @@ def test_rpl01_pass_discard_and_expiry_without_discard_flag() -> None:
     reply = mq.reply_md(got_request(C.MQRO_PASS_DISCARD_AND_EXPIRY), expiry="unlimited")
     assert reply.Expiry == 70
     assert not reply.Report & C.MQRO_DISCARD_MSG
+
+
+# --- UOW-03: z/OS MQGMO_MARK_SKIP_BACKOUT (IBM, "Skipping backout") -----------------------------
+
+
+def marked_get_then_backout() -> tuple[mq.QueueManager, mq.Queue]:
+    """z/OS: A (3 s to live, asks for an expiration report) got under syncpoint and marked to skip
+    backout, then MQBACK."""
+    qm = mq.QueueManager("QM1", profile="zos")
+    qm.define_qlocal(APP_Q)
+    qm.define_qlocal(REPLY_Q)
+    q = mq.Queue(qm, APP_Q)
+    md = mq.MD(Expiry=30, Report=C.MQRO_EXPIRATION, ReplyToQ=REPLY_Q)
+    q.put(b"A", md, mq.PMO(Options=C.MQPMO_NO_SYNCPOINT))
+    marked = mq.GMO(Options=C.MQGMO_SYNCPOINT | C.MQGMO_MARK_SKIP_BACKOUT)
+    assert q.get(None, mq.MD(), marked) == b"A"
+    qm.backout()
+    return qm, q
+
+
+def test_uow03_a_marked_message_is_not_reinstated_and_cannot_expire_on_the_queue() -> None:
+    """After MQBACK the marked message stays got, in a new unit of work: not on the queue, so it
+    neither expires there nor sends a report; MQCMIT then removes it for good."""
+    qm, q = marked_get_then_backout()
+    assert qm.curdepth(APP_Q) == 0
+    qm.sim.advance(seconds=10)
+    with raises_reason(C.MQRC_NO_MSG_AVAILABLE):
+        q.get(None, mq.MD(), mq.GMO(Options=C.MQGMO_NO_SYNCPOINT))
+    assert qm.curdepth(REPLY_Q) == 0
+    qm.commit()
+    assert qm.curdepth(APP_Q) == 0 and qm.curdepth(REPLY_Q) == 0
+
+
+def test_uow03_a_second_backout_reinstates_the_marked_message() -> None:
+    """The new unit of work is an ordinary one: backing it out returns the message, BackoutCount
+    1, with its original deadline (UOW-01), still live at once."""
+    qm, q = marked_get_then_backout()
+    qm.backout()
+    assert qm.curdepth(APP_Q) == 1
+    md = mq.MD()
+    assert q.get(None, md, mq.GMO(Options=C.MQGMO_NO_SYNCPOINT)) == b"A"
+    assert md.BackoutCount == 1
+
+
+def test_uow03_one_marked_message_per_unit_of_work() -> None:
+    qm = mq.QueueManager("QM1", profile="zos")
+    qm.define_qlocal(APP_Q)
+    q = mq.Queue(qm, APP_Q)
+    for data in (b"A", b"B"):
+        q.put(data, mq.MD(), mq.PMO(Options=C.MQPMO_NO_SYNCPOINT))
+    marked = mq.GMO(Options=C.MQGMO_SYNCPOINT | C.MQGMO_MARK_SKIP_BACKOUT)
+    q.get(None, mq.MD(), marked)
+    with raises_reason(C.MQRC_SECOND_MARK_NOT_ALLOWED):
+        q.get(None, mq.MD(), marked)
+    assert qm.curdepth(APP_Q) == 1, "B stays on the queue"
+
+
+@pytest.mark.parametrize("profile", ["distributed", "ibmi"])
+def test_uow03_mark_skip_backout_is_refused_off_zos(profile: str) -> None:
+    qm = mq.QueueManager("QM1", profile=profile)
+    qm.define_qlocal(APP_Q)
+    q = mq.Queue(qm, APP_Q)
+    q.put(b"A", mq.MD(), mq.PMO(Options=C.MQPMO_NO_SYNCPOINT))
+    with raises_reason(C.MQRC_OPTIONS_ERROR):
+        q.get(None, mq.MD(), mq.GMO(Options=C.MQGMO_SYNCPOINT | C.MQGMO_MARK_SKIP_BACKOUT))
+    assert qm.curdepth(APP_Q) == 1

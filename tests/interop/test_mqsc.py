@@ -553,9 +553,9 @@ def test_exp06_md02_mqsc_definitions_act_on_puts() -> None:
 # "CAPEXPRY: Limit message expiry time", 9.4.0). Both pages: the cap is in tenths of a second, a
 # longer Expiry (unlimited included) is lowered to it at put, and the lowest cap on the resolution
 # path wins. The older page knows only CAPEXPRY inside CUSTOM; the 9.3 page adds the attribute
-# from 9.3.1 (AIX, Linux, Windows, IBM i), says to remove the CUSTOM entry before using it (its
-# example: ALTER QLOCAL(Q1) CAPEXPRY(1000) CUSTOM('')) and that a cap left in CUSTOM takes
-# precedence; the 9.4 page lists both ways of setting it.
+# from 9.3.1 (AIX, Linux, Windows, IBM i) and says setting both does not work: the CUSTOM entry
+# must be removed before the attribute is set (its example: ALTER QLOCAL(Q1) CAPEXPRY(1000)
+# CUSTOM('')); z/OS refuses both with CSQM531I; the 9.4 page lists both ways of setting it.
 
 
 def capped_get(qm: mq.QueueManager, queue: str) -> int:
@@ -600,27 +600,53 @@ def custom_shown(qm: mq.QueueManager, queue: str) -> tuple[str, str]:
     return found[1], found[2].strip()
 
 
-def test_exp06_a_cap_inside_custom_takes_precedence_until_custom_is_cleared() -> None:
-    """IBM's 9.3 page: set both and the CUSTOM entry still applies; its own example clears it."""
-    qm = mq.QueueManager("QM1")
-    qm.mqsc("DEFINE QLOCAL(Q1) CUSTOM('CAPEXPRY(200)')")
-    assert ok(qm.mqsc("ALTER QLOCAL(Q1) CAPEXPRY(1000)"))
-    assert capped_get(qm, "Q1") == 200
-    assert custom_shown(qm, "Q1") == ("1000", "CAPEXPRY(200)")
-    assert ok(qm.mqsc("ALTER QLOCAL(Q1) MAXDEPTH(7)"))
-    assert capped_get(qm, "Q1") == 200, "altering another attribute keeps the CUSTOM cap"
+REFUSAL = {
+    "zos": "CSQM531I",
+    "distributed": "must be removed first",
+    "ibmi": "must be removed first",
+}
+
+
+@pytest.mark.parametrize("profile", ["distributed", "zos", "ibmi"])
+@pytest.mark.parametrize(
+    "commands",
+    [
+        "DEFINE QLOCAL(Q2) CAPEXPRY(100) CUSTOM('CAPEXPRY(200)')",
+        "ALTER QLOCAL(Q1) CAPEXPRY(1000)",
+        "ALTER QLOCAL(Q1) CAPEXPRY(1000) CUSTOM('CAPEXPRY(300)')",
+        "ALTER QLOCAL(Q3) CUSTOM('CAPEXPRY(NOLIMIT)')",
+    ],
+)
+def test_exp06_setting_both_forms_is_refused_and_changes_nothing(
+    profile: str, commands: str
+) -> None:
+    """IBM, "Enforcing lower expiration times": setting both does not work; z/OS refuses it
+    with CSQM531I; elsewhere mqlearn refuses it too, saying the CUSTOM entry must go first."""
+    qm = mq.QueueManager("QM1", profile=profile)
+    qm.mqsc("DEFINE QLOCAL(Q1) CUSTOM('CAPEXPRY(200)')\nDEFINE QLOCAL(Q3) CAPEXPRY(300)")
+    before = state(qm)
+    out = qm.mqsc(commands)
+    assert REFUSAL[profile] in out and "One valid MQSC command could not be processed." in out
+    assert state(qm) == before
+    assert (capped_get(qm, "Q1"), capped_get(qm, "Q3")) == (200, 300)
+
+
+@pytest.mark.parametrize("profile", ["distributed", "zos", "ibmi"])
+def test_exp06_removing_the_custom_entry_with_the_attribute_moves_the_cap(profile: str) -> None:
+    """IBM's example, ALTER QLOCAL(Q1) CAPEXPRY(1000) CUSTOM(''), works in one command; so do
+    clearing CUSTOM first and setting the attribute next, and the way back."""
+    qm = mq.QueueManager("QM1", profile=profile)
+    qm.mqsc("DEFINE QLOCAL(Q1) CUSTOM('CAPEXPRY(200)')\nDEFINE QLOCAL(Q2) CUSTOM('CAPEXPRY(20)')")
     assert ok(qm.mqsc("ALTER QLOCAL(Q1) CAPEXPRY(1000) CUSTOM('')"))
     assert capped_get(qm, "Q1") == 1000
     assert custom_shown(qm, "Q1") == ("1000", "")
-
-
-def test_exp06_clearing_custom_leaves_the_attributes_own_cap() -> None:
-    qm = mq.QueueManager("QM1")
-    qm.mqsc("DEFINE QLOCAL(Q1) CAPEXPRY(300) CUSTOM('CAPEXPRY(NOLIMIT)')")
-    assert capped_get(qm, "Q1") == C.MQEI_UNLIMITED, "the CUSTOM entry applies, NOLIMIT included"
-    assert custom_shown(qm, "Q1") == ("300", "CAPEXPRY(NOLIMIT)")
-    qm.mqsc("ALTER QLOCAL(Q1) CUSTOM('')")
-    assert capped_get(qm, "Q1") == 300
+    assert ok(qm.mqsc("ALTER QLOCAL(Q2) CUSTOM('')\nALTER QLOCAL(Q2) CAPEXPRY(40)"))
+    assert capped_get(qm, "Q2") == 40
+    assert ok(qm.mqsc("ALTER QLOCAL(Q2) CAPEXPRY(NOLIMIT) CUSTOM('CAPEXPRY(30)')"))
+    assert capped_get(qm, "Q2") == 30
+    assert custom_shown(qm, "Q2") == ("NOLIMIT", "CAPEXPRY(30)")
+    assert ok(qm.mqsc("ALTER QLOCAL(Q2) MAXDEPTH(7)"))
+    assert capped_get(qm, "Q2") == 30, "altering another attribute keeps the CUSTOM cap"
 
 
 def test_exp06_a_cap_set_from_python_or_a_redefinition_replaces_both_forms() -> None:
@@ -628,7 +654,8 @@ def test_exp06_a_cap_set_from_python_or_a_redefinition_replaces_both_forms() -> 
     qm.mqsc("DEFINE QLOCAL(Q1) CUSTOM('CAPEXPRY(200)')")
     qm.alter("Q1", capexpry=40)
     assert custom_shown(qm, "Q1") == ("40", "")
-    qm.mqsc("ALTER QLOCAL(Q1) CUSTOM('CAPEXPRY(200)')\nDEFINE QLOCAL(Q1) REPLACE")
+    qm.mqsc("ALTER QLOCAL(Q1) CAPEXPRY(NOLIMIT) CUSTOM('CAPEXPRY(200)')")
+    qm.mqsc("DEFINE QLOCAL(Q1) REPLACE")
     assert custom_shown(qm, "Q1") == ("NOLIMIT", "")
     assert capped_get(qm, "Q1") == C.MQEI_UNLIMITED
 
@@ -732,3 +759,40 @@ def test_a_command_that_fails_changes_nothing(text: str, profile: str) -> None:
     out = qm.mqsc(text)
     if not ok(out):
         assert state(qm) == before, out
+
+
+# --- DEFINE PROCESS (rule TRG-04: IBM's "Conditions for a trigger event") ------------------------
+
+
+@pytest.mark.parametrize("profile", ["distributed", "zos", "ibmi"])
+def test_trg04_define_process_makes_a_triggered_queue_fire_once_a_monitor_is_there(
+    profile: str,
+) -> None:
+    """PROCESS naming a process that DEFINE PROCESS created, and a monitor on the initiation
+    queue: the trigger message's MQTM carries APPLICID and APPLTYPE; before the DEFINE, none."""
+    qm = mq.QueueManager("QM1", profile=profile)
+    out = qm.mqsc(
+        "DEFINE QLOCAL(INIT.Q)\n"
+        "DEFINE QLOCAL(APP.IN) TRIGGER TRIGTYPE(EVERY) INITQ(INIT.Q) PROCESS(APP.PROC)\n"
+    )
+    assert ok(out), out
+    monitor = mq.Queue(qm, "INIT.Q", C.MQOO_INPUT_SHARED)
+    put(qm, "APP.IN")
+    assert qm.curdepth("INIT.Q") == 0, "no process definition yet"
+    out = qm.mqsc("DEF PRO(APP.PROC) APPLICID('/opt/app/run') APPLTYPE(UNIX) USERDATA('u1')")
+    assert ok(out) and "AMQ8010I: IBM MQ process created." in out, out
+    put(qm, "APP.IN")
+    data = monitor.get(None, mq.MD(), mq.GMO(Options=C.MQGMO_NO_SYNCPOINT))
+    tm = mq.MQTM.unpack(data)
+    assert (tm.ApplId.rstrip(), tm.ApplType, tm.UserData.rstrip()) == ("/opt/app/run", 6, "u1")
+
+
+def test_trg04_define_process_twice_needs_replace_and_bad_values_change_nothing() -> None:
+    qm = mq.QueueManager("QM1")
+    assert ok(qm.mqsc("DEFINE PROCESS(P1) APPLICID('a')"))
+    assert "AMQ8150E" in qm.mqsc("DEFINE PROCESS(P1) APPLICID('b')")
+    assert ok(qm.mqsc("DEFINE PROCESS(P1) APPLICID('b') REPLACE"))
+    assert qm.processes["P1"].applicid == "b"
+    out = qm.mqsc("DEFINE PROCESS(P2) APPLTYPE(SOMETHING)")
+    assert "AMQ8405I" in out and "APPLTYPE is a number or one of" in out
+    assert "P2" not in qm.processes

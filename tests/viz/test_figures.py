@@ -168,7 +168,11 @@ def test_trg02_depth_shows_trigdpth_line_and_the_trigger() -> None:
     model = new_model("FIFO")
     qm = model.qm
     qm.define_qlocal("INITQ")
-    qm.alter_qlocal(APP_Q, trigger=True, trigtype="DEPTH", trigdpth=2, initq="INITQ")
+    qm.define_process("APP.PROC")  # a process and a trigger monitor (TRG-04)
+    mq.Queue(qm, "INITQ", C.MQOO_INPUT_SHARED)
+    qm.alter_qlocal(
+        APP_Q, trigger=True, trigtype="DEPTH", trigdpth=2, initq="INITQ", process="APP.PROC"
+    )
     puts(model, (10, 0))
     model.advance(2_000)
     puts(model, (10, 0))
