@@ -55,7 +55,8 @@ class Workbench(ControlPanel):
 
     ``Workbench()`` makes its own queue manager QM1 with ``queue`` (MSGDLVSQ ``msgdlvsq``: FIFO
     first, as the introduction tells it) and ``reply_q``; given a ``qm``, it defines whichever of
-    them is missing there. The queue type and profile controls (and Reset) start again on a new
+    them is missing there, and shows an existing ``queue`` as it is defined unless ``msgdlvsq``
+    says otherwise (then a ValueError). The queue type and profile controls (and Reset) start again on a new
     QM1. A get's result line waits until the view has played its walk to the end (the view
     reports it in ``finished``), so the outcome is not read before it is seen.
     """
@@ -65,10 +66,14 @@ class Workbench(ControlPanel):
         qm: QueueManager | None = None,
         queue: str = "APP.IN",
         *,
-        msgdlvsq: str = "FIFO",
+        msgdlvsq: str | None = None,
         profile: str | None = None,
         reply_q: str | None = "REPLY.Q",
     ) -> None:
+        if msgdlvsq is None:  # the queue's own type where it exists (a program's queue), else FIFO
+            msgdlvsq = (
+                qm.local(queue).msgdlvsq if qm is not None and queue in qm.objects else "FIFO"
+            )
         self.queue_name, self.reply_q = queue, reply_q
         self.widget = widgets.VBox(layout=widgets.Layout(width="100%", max_width="1400px"))
         self.widget.add_class("mq-workbench")

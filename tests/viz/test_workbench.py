@@ -10,9 +10,11 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import mqlearn as mq
 from mqlearn.viz import Workbench
 from mqlearn.viz.model import WorkbenchModel
 from mqlearn.viz.scene import chips_in_order
@@ -295,3 +297,14 @@ def test_a_get_that_finds_nothing_cites_one_rule_per_event() -> None:
     ]
     assert "discarded A (EXP-22); found no live message (EXP-26)" in t["summary"]
     assert "(EXP-22)" in wb.model.last_result and "EXP-26" not in wb.model.last_result
+
+
+def test_a_workbench_on_an_existing_queue_shows_it_as_defined() -> None:
+    """A program's queue (notebook 10's DEV.QUEUE.2, PRIORITY by default) opens as it is; a new
+    queue starts FIFO, as the introduction says; asking for another type is an error."""
+    qm = mq.QueueManager("QM1")
+    qm.define_qlocal("DEV.QUEUE.2")  # MSGDLVSQ(PRIORITY), MQ's default
+    assert Workbench(qm, queue="DEV.QUEUE.2", reply_q=None).model.msgdlvsq == "PRIORITY"
+    assert Workbench(qm, queue="NEW.Q", reply_q=None).model.msgdlvsq == "FIFO"
+    with pytest.raises(ValueError, match=r"DEV.QUEUE.2 exists with MSGDLVSQ\(PRIORITY\)"):
+        Workbench(qm, queue="DEV.QUEUE.2", msgdlvsq="FIFO", reply_q=None)
