@@ -140,7 +140,7 @@ class Tables:
         enc, found, reason = self.enc, self.found, self.reason
         ok = found >= 0
         at = np.where(ok, found, len(enc.msg_row))  # one past the last message: "none"
-        is_put = enc.op == K.OP_PUT
+        is_put = K.adds_message(enc.op)
         deadline = np.append(enc.deadline, K.NEVER)[at]
         expiry = np.where(is_put, enc.stored_expiry, remaining_tenths(deadline, enc.time))
         comp = np.where(
@@ -282,8 +282,8 @@ class Tables:
         is_browse = (op == K.OP_BROWSE_FIRST) | (op == K.OP_BROWSE_NEXT)
         counts = {
             "calls": _per_part(part, n_parts),
-            "puts": _per_part(part, n_parts, (op == K.OP_PUT) & ~failed),
-            "put_failed": _per_part(part, n_parts, (op == K.OP_PUT) & failed),
+            "puts": _per_part(part, n_parts, K.adds_message(op) & ~failed),
+            "put_failed": _per_part(part, n_parts, K.adds_message(op) & failed),
             "gets": _per_part(part, n_parts, (op == K.OP_GET) & (found >= 0)),
             "browses": _per_part(part, n_parts, is_browse & (found >= 0)),
             "no_msg": _per_part(part, n_parts, reason == C.MQRC_NO_MSG_AVAILABLE),
