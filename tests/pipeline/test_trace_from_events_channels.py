@@ -261,6 +261,31 @@ def test_exp10_a_message_that_arrives_already_expired_is_an_arrive_row_the_get_d
     assert_streams_like_replay_local(link, tmp_path)
 
 
+def test_a_schema_v1_reader_rejects_arrive_rows_naming_the_version(tmp_path) -> None:
+    """A trace declared schema v1 holds no ARRIVE row: replay_local and replay_files reject
+    each one with a reason naming the version it needs (nothing dropped: accepted + rejected =
+    rows); the PUT and GET rows still replay."""
+    link = linked(latency_ms=2000)
+    put(link, Expiry=10)
+    link.sim.advance(seconds=3)
+    get(link)
+    trace, _ = replay(link)
+    queues = queues_of(*link.qms)
+    reason = (
+        "op 'ARRIVE' needs trace schema v2; this trace is schema v1, whose ops are PUT, GET, "
+        "BROWSE_FIRST, BROWSE_NEXT"
+    )
+    v1 = replay_local(trace, queues, schema_version=1)
+    assert v1.rejects[["op", "reason"]].values.tolist() == [["ARRIVE", reason]]
+    assert v1.accepted == len(trace) - 1
+    trace_path = write_parquet(trace, TRACE_COLUMNS, tmp_path / "trace.parquet")
+    queues_path = write_parquet(queues, QUEUE_COLUMNS, tmp_path / "queues.parquet")
+    streamed = replay_files(trace_path, queues_path, tmp_path / "out", schema_version=1)
+    assert (streamed.accepted, streamed.rejected) == (len(trace) - 1, 1)
+    with pytest.raises(ValueError, match="trace schema v3 is not one this reader knows"):
+        replay_local(trace, queues, schema_version=3)
+
+
 @pytest.mark.parametrize("latency_ms", [2000, 2500])
 def test_exp28_a_scan_discards_an_arrival_expired_after_it_arrives(latency_ms: int) -> None:
     """Rule EXP-28 with scans every 2 s on QM2: a message arriving expired at 2 s (a scan's
