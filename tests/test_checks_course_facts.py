@@ -373,9 +373,10 @@ def nb05_confirm() -> str:
 
 @pytest.mark.parametrize("name", ["nb07.q4", "nb07.q5"])
 def test_exp28_nb07_q4_q5_switch_the_expiry_task_off(name: str) -> None:
-    """Issue 24, item 4: their answers (one report; a timeout) assume no background scan in the
-    window, which a real queue manager may run: the scenario switches the task off (qm.ini
-    ExpiryInterval 0 does the same on a real one) and the question says so."""
+    """Issue 24, item 4: their answers (the reports of late reads only; the whole wait and no
+    report) assume no background scan in the window, which a real queue manager may run: the
+    scenario switches the task off (qm.ini ExpiryInterval 0 does the same on a real one) and the
+    question says so."""
     (exercise,) = [e for e in EXERCISES if e.name == name]
     assert "expiry task is off" in exercise.question
     assert "qm.alter_qmgr(expryint=0)" in inspect.getsource(exercise.scenario)

@@ -69,7 +69,7 @@ BY_HAND: dict[str, tuple[object, str]] = {
     "nb07.q2": (50, "arrived in time; 10 s to be received less 5 s (EIP-03)"),
     "nb07.q3": ({"A"}, "FIFO: A expired before B, moved to the DLQ; C not reached (EIP-04)"),
     "nb07.q4": (1, "only desk C's copy is found expired; B's is never looked at (EIP-05)"),
-    "nb07.q5": ("timeout", "nobody gets the request, no task runs in 10 s: no report (EIP-06)"),
+    "nb07.q5": ((10, 0), "nobody gets the request, no task runs: a whole 10 s, no report (EIP-06)"),
     "nb08.q1": (550, "700 left at the unload, a new lifetime at the load, less 15 s (EXP-10)"),
     "nb08.q2": (200, "30 s less the 10 s since the put, on the DLQ as well (DLQ-01)"),
     "nb08.q3": (
@@ -190,6 +190,30 @@ BY_HAND_VARIANTS: list[tuple[str, object, object, str]] = [
         N.nb07.AroundAnUnlimitedOne([("C", 10), ("A", 10), ("D", -1), ("B", 10)], 2),
         {"A", "C"},
         "FIFO: C and A expired before D, moved to the DLQ; B behind D stays (EIP-04)",
+    ),
+    (
+        "nb07.q4",
+        N.nb07.DeskReads(300, [("A", 40), ("B", None), ("C", 10), ("D", 31), ("E", 29)]),
+        2,
+        "30 s: C (10 s) and E (29 s) get theirs; D (31 s) and A (40 s) discard: 2; B never (EIP-05)",
+    ),
+    (
+        "nb07.q4",
+        N.nb07.DeskReads(1000, [("A", None), ("B", 101), ("C", None), ("D", 99)]),
+        1,
+        "100 s: D reads in time, B's get discards its copy; A and C never read, silent (RPT-02)",
+    ),
+    (
+        "nb07.q5",
+        N.nb07.Unserved(45_000, 300),
+        (45, 0),
+        "the request expires at 30 s, but nothing gets or scans SERVICE.IN: a whole 45 s (EIP-06)",
+    ),
+    (
+        "nb07.q5",
+        N.nb07.Unserved(3_000, 10),
+        (3, 0),
+        "expired at 1 s, never discarded, no report: request() times out after 3 s (RPT-02)",
     ),
 ]
 

@@ -8,10 +8,10 @@ from typing import ClassVar, Self
 
 import mqlearn as mq
 from mqlearn import CMQC, patterns
-from mqlearn.checks.answers import Choice, LetterSet, Number, Numbers
+from mqlearn.checks.answers import LetterSet, Number, Numbers
 from mqlearn.checks.exercise import Exercise, Misconception, Outcome
 from mqlearn.checks.lab import Letters, get_reason
-from mqlearn.checks.variants import Variant, around_the_first_live_one, before_and_after_an_end
+from mqlearn.checks.variants import Variant, around_the_first_live_one
 from mqlearn.checks.wording import duration_words, listing, number_words, plural, seconds
 from mqlearn.engine import Topic
 
@@ -320,50 +320,97 @@ q3 = Exercise(
 )
 
 
+def _desks_a_to_c() -> list[tuple[str, int | None]]:
+    return [("A", 1), ("B", None), ("C", 6)]
+
+
 @dataclass(frozen=True)
-class TwoReaders(Variant):
-    """q4: the price's lifetime (whole seconds), when desk A reads (before its end), and how
-    long after that desk C reads (after its end)."""
+class DeskReads(Variant):
+    """q4: the price's lifetime (whole seconds) and three to seven desks, each reading its
+    queue once before the end, once after it, or never (None); at least one reads after the end
+    and at least one never reads, so a report is sent and an expired copy stays unreported."""
 
     expiry: int = 50
-    a_reads_s: int = 1
-    c_later_s: int = 5
+    desks: list[tuple[str, int | None]] = field(default_factory=_desks_a_to_c)
 
     @classmethod
     def draw(cls, rng: Random) -> Self:
-        lifetime_s, a_reads_s, c_later_s = before_and_after_an_end(rng, 120)
-        return cls(10 * lifetime_s, a_reads_s, c_later_s)
+        lifetime_s = rng.randrange(2, 120)
+        count = rng.randrange(3, 8)
+        late = rng.randrange(1, count)
+        never = rng.randrange(1, count - late + 1)
+        reads: list[int | None] = [
+            *(rng.randrange(1, lifetime_s) for _ in range(count - late - never)),
+            *(rng.randrange(lifetime_s + 1, lifetime_s + 60) for _ in range(late)),
+            *([None] * never),
+        ]
+        rng.shuffle(reads)
+        return cls(10 * lifetime_s, list(zip("ABCDEFG", reads, strict=False)))
 
     @property
     def expiry_s(self) -> str:
         return seconds(self.expiry)
 
     @property
-    def c_reads_s(self) -> int:
-        return self.a_reads_s + self.c_later_s
+    def reads(self) -> list[tuple[str, int]]:
+        """The desks that read, in the order of their reads (seconds after the publish)."""
+        return sorted(
+            ((desk, read_s) for desk, read_s in self.desks if read_s is not None),
+            key=lambda read: read[1],
+        )
+
+    @property
+    def last_s(self) -> int:
+        return self.reads[-1][1]
+
+    @property
+    def count_words(self) -> str:
+        return number_words(len(self.desks)).capitalize()
+
+    @property
+    def schedule(self) -> str:
+        """ "A at 1 s, C at 6 s; B never": when each desk reads, for the scenario's comment."""
+        never = [desk for desk, read_s in self.desks if read_s is None]
+        reads = ", ".join(f"{desk} at {read_s} s" for desk, read_s in self.reads)
+        return f"{reads}; {listing(never)} never"
 
 
-def _copies_expire_alone(p: TwoReaders = TwoReaders()) -> Outcome:
-    """Three subscriptions to one topic string; each desk reads its queue (or not) in its time.
-    The expiry task is off, so no background scan discards a copy (true on a real queue manager
-    with ExpiryInterval 0, not only in mqlearn: issue 24)."""
+def _desks_whose(desks: list[str], thing: str, things: str) -> str:
+    """ "Desk C's get", "The gets of desks C and E": the desks' things, to start a sentence."""
+    if len(desks) == 1:
+        return f"Desk {desks[0]}'s {thing}"
+    return f"The {things} of desks {listing(desks)}"
+
+
+def _copies_expire_alone(p: DeskReads = DeskReads()) -> Outcome:
+    """One subscription per desk to one topic string; each desk reads its queue once in its time,
+    or never. The expiry task is off, so no background scan discards a copy (true on a real
+    queue manager with ExpiryInterval 0, not only in mqlearn: issue 24)."""
     qm = mq.QueueManager("QM1")
     qm.alter_qmgr(expryint=0)  # the expiry task is off: no background scan
-    for queue in ("DESK.A", "DESK.B", "DESK.C", "REPLY.Q"):
-        qm.define_qlocal(queue)
-    for desk in "ABC":
+    qm.define_qlocal("REPLY.Q")
+    for desk, _ in p.desks:
+        qm.define_qlocal(f"DESK.{desk}")
         qm.define_sub(desk, topicstr="prices/eur", dest=f"DESK.{desk}")
     md = mq.MD(Expiry=p.expiry, Report=CMQC.MQRO_EXPIRATION, ReplyToQ="REPLY.Q")  # {p.expiry_s}
     Topic(qm, topic_string="prices/eur").pub(b"1.08", md)
-    qm.sim.advance(seconds=p.a_reads_s)
-    get_reason(mq.Queue(qm, "DESK.A"))  # desk A reads at {p.a_reads_s} s
-    qm.sim.advance(seconds=p.c_later_s)
-    get_reason(mq.Queue(qm, "DESK.C"))  # desk C reads at {p.c_reads_s} s; desk B never reads
+    for desk, read_s in p.reads:  # {p.schedule}
+        qm.sim.advance(ms=1000 * read_s - qm.sim.now)
+        get_reason(mq.Queue(qm, f"DESK.{desk}"))
     # the answer: qm.curdepth("REPLY.Q")
-    undiscarded = sum(int(qm.queue_frame(f"DESK.{desk}")["expired"].sum()) for desk in "ABC")
+    unread = [d for d, _ in p.desks if int(qm.queue_frame(f"DESK.{d}")["expired"].sum())]
+    late = [desk for desk, read_s in p.reads if read_s * 10 > p.expiry]
     return Outcome(
         qm.curdepth("REPLY.Q"),
-        {"every_expired_copy": undiscarded + qm.curdepth("REPLY.Q"), "one_message": 0},
+        {
+            "every_expired_copy": len(unread) + qm.curdepth("REPLY.Q"),
+            "one_message": 0,
+            "late_gets": _desks_whose(late, "get", "gets"),
+            "unread_copies": _desks_whose(unread, "copy", "copies"),
+            "met": plural(len(late), "met", "each met"),
+            "wait": plural(len(unread), "waits", "wait"),
+            "them": plural(len(unread), "it", "them"),
+        },
         Letters().story(qm),
     )
 
@@ -372,11 +419,12 @@ q4 = Exercise(
     "nb07.q4",
     question=(
         "A price is published with a {p.expiry_s} lifetime and an expiration report requested. "
-        "Three subscriptions each put a copy on their desk's queue, and the queue manager's "
-        "expiry task is off. At {p.c_reads_s} s, how many expiration reports are on REPLY.Q?"
+        "{p.count_words} subscriptions each put a copy on their desk's queue, and the queue "
+        "manager's expiry task is off. Each desk gets from its queue once, at the time shown, or "
+        "never. At {p.last_s} s, how many expiration reports are on REPLY.Q?"
     ),
     scenario=_copies_expire_alone,
-    form=Number(example=2),
+    form=Number(example=0),
     rules=("EIP-05", "RPT-02"),
     explanation=(
         "Each subscriber gets its own copy, an ordinary message with its own MsgId on its own "
@@ -384,33 +432,38 @@ q4 = Exercise(
         "discarded, which is not the moment it expires."
     ),
     hint="For each desk: was its copy got, discarded, or neither?",
-    confirm="Only desk C's get met an expired copy; desk B's copy waits, expired and silent.",
+    confirm=(
+        "{late_gets} {met} an expired copy and discarded it: one report a copy. "
+        "{unread_copies} {wait}, expired and silent."
+    ),
     misconceptions=(
         Misconception(
             "every_expired_copy",
-            "Desk B's copy has expired, but nothing has discarded it yet, so it has not reported.",
+            "{unread_copies} expired too, but nothing has discarded {them} yet: no report.",
         ),
         Misconception(
             "one_message",
-            "Desk A consumed its copy, but the other copies are separate messages.",
+            "The desks that read in time consumed their own copies, but the copies are separate "
+            "messages: each one a get finds expired is discarded and reports on its own.",
         ),
     ),
-    variants=TwoReaders,
+    variants=DeskReads,
+    teaches=lambda outcome: outcome.number() >= 1,
 )
 
 
 @dataclass(frozen=True)
 class Unserved(Milliseconds):
-    """q5: the request's lifetime and the requester's timeout (longer; under the first expiry
-    scan, which would discard the request and send its report)."""
+    """q5: the request's lifetime (whole seconds) and the requester's timeout (longer, whole
+    seconds); the expiry task is off, so no scan discards the request and sends its report."""
 
     timeout_ms: int = 10_000
     expiry: int = 20
 
     @classmethod
     def draw(cls, rng: Random) -> Self:
-        expiry = rng.randrange(5, 300)
-        return cls(1_000 * rng.randrange(expiry // 10 + 1, 120), expiry)
+        expiry_s = rng.randrange(1, 30)
+        return cls(1_000 * rng.randrange(expiry_s + 1, 120), 10 * expiry_s)
 
     @property
     def expiry_s(self) -> str:
@@ -437,10 +490,16 @@ def _nobody_serves(p: Unserved = Unserved()) -> Outcome:
         report=CMQC.MQRO_EXPIRATION,
     )
     outcome = requester.request(b"quote EUR")
-    # the answer: outcome.status
+    # the answer: (outcome.waited_ms // 1000, qm.curdepth("REPLY.Q")), once request() returns
+    waited_s = outcome.waited_ms // 1000
     return Outcome(
-        outcome.status,
-        {"hoped_for": "expired", "waited": outcome.waited_ms / 1000},
+        (waited_s, qm.curdepth("REPLY.Q")),
+        {
+            "hoped_for": (p.expiry // 10, 1),
+            "late_report": (waited_s, 1),
+            "status": outcome.status,
+            "waited": waited_s,
+        },
         Letters().story(qm),
     )
 
@@ -449,11 +508,12 @@ q5 = Exercise(
     "nb07.q5",
     question=(
         "The requester waits up to {p.timeout_s} s for the reply or for the request's expiration "
-        "report; the queue manager's expiry task is off. What does request() come back with: "
-        "'reply', 'expired' or 'timeout'?"
+        "report; the queue manager's expiry task is off. How many seconds does request() wait "
+        "before it comes back, and how many messages are on REPLY.Q then? Answer (seconds, "
+        "messages)."
     ),
     scenario=_nobody_serves,
-    form=Choice(["reply", "expired", "timeout"]),
+    form=Numbers("the seconds request() waits", "the messages on REPLY.Q"),
     rules=("EIP-06", "RPT-02"),
     explanation=(
         "A requester must be ready for silence. An expiration report is only sent when the "
@@ -463,13 +523,19 @@ q5 = Exercise(
     hint="The request expires at {p.expiry_s}. What could discard it while the requester waits?",
     confirm=(
         "Nothing touched SERVICE.IN, so the expired request was never discarded and never "
-        "reported: after {waited:.0f} s the requester knows nothing."
+        "reported: request() comes back '{status}' after {waited} s, and the requester knows "
+        "nothing."
     ),
     misconceptions=(
         Misconception(
             "hoped_for",
             "The request did expire at {p.expiry_s}, but nothing discarded it, so no report was "
-            "sent.",
+            "sent and nothing ended the wait early.",
+        ),
+        Misconception(
+            "late_report",
+            "The requester did wait its whole timeout, but expiry alone sends nothing: the "
+            "report would be sent when something discarded the request, and nothing did.",
         ),
     ),
     variants=Unserved,

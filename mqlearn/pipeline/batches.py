@@ -34,6 +34,7 @@ from mqlearn.pipeline.arrays import int_values
 from mqlearn.pipeline.encode import Encoded, encode
 from mqlearn.pipeline.kernel import replay_rows
 from mqlearn.pipeline.queues import QueueTable
+from mqlearn.pipeline.schema import SCHEMA_VERSION
 from mqlearn.pipeline.tables import SCHEMAS, Tables, Totals
 from mqlearn.pipeline.validate import (
     SEQ_BEFORE_ALL,
@@ -109,6 +110,7 @@ class BatchReplay:
     ``rows_per_queue``: how many rows each queue (QueueTable position) has in it (defaults:
     found in each piece, and every queue complete with each piece: right when the trace is one
     piece). ``end_ms``: when the replay of every queue ends (default: at its last row).
+    ``schema_version``: the trace schema the trace declares (rows it cannot hold are rejects).
     """
 
     def __init__(
@@ -118,8 +120,10 @@ class BatchReplay:
         end_ms: int | None = None,
         repeated: np.ndarray | None = None,
         rows_per_queue: np.ndarray | None = None,
+        schema_version: int = SCHEMA_VERSION,
     ) -> None:
         self.queues = queues
+        self.schema_version = schema_version
         self.end_ms = end_ms
         self.repeated = repeated
         self.rows_per_queue = rows_per_queue
@@ -136,7 +140,12 @@ class BatchReplay:
         carried = self.carry.num_rows
         table = canonical(rows, self.carry if carried else None)
         valid = validate(
-            table, self.queues, carried=carried, repeated=self.repeated, latest=self.latest
+            table,
+            self.queues,
+            carried=carried,
+            repeated=self.repeated,
+            latest=self.latest,
+            version=self.schema_version,
         )
         self._check_order(valid, carried)
         self.latest = valid.latest

@@ -83,6 +83,7 @@ class Encoded:
                 self.deadline,
                 self.lane,
                 self.correl,
+                self.time[self.msg_row],
                 self.dl_order,
                 self.msg_index,
                 self.correl_index,
@@ -109,8 +110,12 @@ def put_reasons(
     priority: np.ndarray,
     persistence: np.ndarray,
     reply_blank: np.ndarray,
+    arrival: np.ndarray | bool = False,
 ) -> np.ndarray:
-    """The reason an MQPUT fails with before it looks at the queue, in check_put_md's order."""
+    """The reason an MQPUT fails with before it looks at the queue, in check_put_md's order.
+
+    An ``arrival`` (an ARRIVE row: the queue manager puts a message that lived elsewhere) may
+    carry Expiry 0, the time it has left when it arrived already expired (rule EXP-10)."""
     reason = np.where(
         reply_blank & ((report & REPORTS_REQUESTED) != 0), C.MQRC_MISSING_REPLY_TO_Q, 0
     )
@@ -118,7 +123,8 @@ def put_reasons(
     known = (persistence >= C.MQPER_NOT_PERSISTENT) & (persistence <= C.MQPER_PERSISTENCE_AS_Q_DEF)
     reason = np.where(known, reason, C.MQRC_PERSISTENCE_ERROR)
     reason = np.where(priority < C.MQPRI_PRIORITY_AS_Q_DEF, C.MQRC_PRIORITY_ERROR, reason)
-    reason = np.where((expiry == 0) | (expiry < C.MQEI_UNLIMITED), C.MQRC_EXPIRY_ERROR, reason)
+    bad_expiry = ((expiry == 0) & ~np.asarray(arrival)) | (expiry < C.MQEI_UNLIMITED)
+    reason = np.where(bad_expiry, C.MQRC_EXPIRY_ERROR, reason)
     report_reason = _report_reasons(report)
     return np.where(report_reason != 0, report_reason, reason).astype(np.int64, copy=False)
 
@@ -201,13 +207,18 @@ def encode(valid: Validated, table: QueueTable, until: np.ndarray) -> Encoded:
     row_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(row_lo))
     op = valid.sorted(cols.op)
     time = ints["time_ms"]
-    is_put = op == K.OP_PUT
+    is_put = K.adds_message(op)
 
     reply_blank = cols.texts["reply_to_q"].blank(valid.sorted(cols.texts["reply_to_q"].codes))
     reason = np.where(
         is_put,
         put_reasons(
-            ints["report"], ints["expiry"], ints["priority"], ints["persistence"], reply_blank
+            ints["report"],
+            ints["expiry"],
+            ints["priority"],
+            ints["persistence"],
+            reply_blank,
+            arrival=op == K.OP_ARRIVE,
         ),
         0,
     )

@@ -23,9 +23,14 @@ cannot see (docs/pipeline.md, "From an engine session"):
 - A channel's get from its transmission queue is one GET row, written where its first discard or
   its send is in the log: the discards and the send of one get share it (rule XQH-06), and a get
   that found only expired messages is a GET that discards them and finds nothing.
+- A message that arrives already expired (a channel arrival or dead letter put with 0 tenths
+  left) is an ARRIVE row with Expiry 0 (trace schema v2): an MQPUT's Expiry is at least 1 (rule
+  EXP-03). Every other put stays a PUT row, so a session without such an arrival converts to a
+  trace of schema v1.
+  The replay runs a scan before the rows of its time, so an arrival expired at a scan's time
+  that the scan discarded (it came first in the log) raises ValueError.
 - Discards, reports, scans, triggers and dead letters are outcomes the replay works out again,
-  not rows. Units of work, locks, gets under the cursor and messages that arrive already expired
-  (a channel arrival or dead letter put with 0 tenths left) cannot be written in a trace: an
+  not rows. Units of work, locks and gets under the cursor cannot be written in a trace: an
   event that shows one raises ValueError.
 """
 
@@ -137,17 +142,12 @@ class _Converter:
     def put(self, event: dict[str, Any]) -> None:
         if event["cause"] == "syncpoint":
             raise _unsupported(event, "a put under syncpoint")
-        if not pd.isna(event["expiry"]) and int(event["expiry"]) == 0:
-            raise _unsupported(
-                event,
-                "a message that arrived already expired (a channel arrival or a dead letter put "
-                "with 0 tenths left; a PUT row's Expiry is at least 1, rule EXP-03)",
-            )
         place = (event["qmgr"], event["queue"])
         priority = int(event["priority"])
-        self.row(
-            event, "PUT", msg_id=event["msg_id"], priority=priority, expiry=int(event["expiry"])
-        )
+        expiry = int(event["expiry"])
+        # an MQPUT's Expiry is at least 1 (rule EXP-03): 0 tenths left is an arrival (schema v2)
+        op = "ARRIVE" if expiry == 0 else "PUT"
+        self.row(event, op, msg_id=event["msg_id"], priority=priority, expiry=expiry)
         index = len(self.rows) - 1
         lane = 0 if place in self.fifo else min(priority, MAXPRTY)
         self.keys[index] = (-lane, index)
@@ -166,6 +166,17 @@ class _Converter:
             return  # a channel's arrival thrown away (MQRO_DISCARD_MSG): not on this queue
         place = (event["qmgr"], event["queue"])
         index = self.put_row(event)
+        arrived = self.rows[index]
+        if (event["cause"], arrived["op"], arrived["time_ms"]) == (
+            "scan",
+            "ARRIVE",
+            event["time_ms"],
+        ):
+            raise _unsupported(
+                event,
+                "a scan that discarded a message arrived expired at the same time, after it "
+                "(a replay runs a scan before the rows of its time)",
+            )
         self.queued[place].discard(index)
         if event["cause"] in ("get", "browse"):
             self.discarded.setdefault((*place, event["cause"]), []).append(index)

@@ -10,6 +10,9 @@ This is the only place where the replay decides what happens to a message; it fo
 - A get or browse walks its candidates in delivery order, discards every expired one it meets and
   stops at the first live one (rules EXP-21..24); with match options only matching messages are
   candidates (EXP-27); BROWSE_NEXT starts after its handle's cursor; nothing live → 2033 (EXP-26).
+- An ARRIVE row (schema v2) is a put by the queue manager whose Expiry may be 0: its message is
+  expired from its arrival (deadline = its time), counted as expired at once and discarded by
+  the first get or browse that meets it, or by the first scan after its arrival.
 - An accepted put fails with 2053 when CURDEPTH (expired messages included, EXP-25) is at MAXDEPTH.
 - Background scans (EXP-28) run at every multiple of the interval, before the calls of that time:
   each discards the present messages whose deadline has passed. ``dl_order`` lists a partition's
@@ -41,9 +44,17 @@ FUTURE, PRESENT, GONE = 0, 1, 2
 # how a message left the queue (end_kind); QUEUED = still there at the end
 QUEUED, GOT, BY_GET, BY_BROWSE, BY_SCAN, REFUSED = 0, 1, 2, 3, 4, 5
 # row ops (their index in schema.OPS)
-OP_PUT, OP_GET, OP_BROWSE_FIRST, OP_BROWSE_NEXT = (
-    OPS.index(op) for op in ("PUT", "GET", "BROWSE_FIRST", "BROWSE_NEXT")
+OP_PUT, OP_GET, OP_BROWSE_FIRST, OP_BROWSE_NEXT, OP_ARRIVE = (
+    OPS.index(op) for op in ("PUT", "GET", "BROWSE_FIRST", "BROWSE_NEXT", "ARRIVE")
 )
+
+
+def adds_message(op: np.ndarray) -> np.ndarray:
+    """Per row op code: a PUT or an ARRIVE (schema v2), the rows that add a message."""
+    result: np.ndarray = (op == OP_PUT) | (op == OP_ARRIVE)
+    return result
+
+
 # match kinds: which index a get walks
 MATCH_NONE, MATCH_MSG, MATCH_CORREL, MATCH_BOTH = 0, 1, 2, 3
 
@@ -86,6 +97,7 @@ class MessageInputs(NamedTuple):
     deadline: np.ndarray
     lane: np.ndarray
     correl: np.ndarray
+    put_ms: np.ndarray  # when its PUT or ARRIVE row is
     dl_order: np.ndarray  # by (partition, deadline, arrival)
     msg_index: np.ndarray  # by (partition, MsgId number, position)
     correl_index: np.ndarray  # by (partition, CorrelId number, position)
@@ -96,6 +108,7 @@ class Messages(NamedTuple):
 
     deadline: np.ndarray
     lane_of: np.ndarray
+    put_ms: np.ndarray
     state: np.ndarray  # FUTURE, PRESENT, GONE
     end_kind: np.ndarray
     end_row: np.ndarray
@@ -218,10 +231,15 @@ def _scan_until(
         d = msgs.deadline[q]
         if not _is_expired(d, limit):
             break
+        at = ((d + every - 1) // every) * every  # the first scan at or after the deadline
+        if at <= msgs.put_ms[q]:
+            # arrived expired (ARRIVE, Expiry 0) at a scan's time: that scan ran before it
+            at += every
+        if at > limit:
+            break  # (only such an arrival; what follows in dl_order is due no earlier)
         scan_ptr += 1
         if msgs.state[q] != PRESENT:
             continue
-        at = ((d + every - 1) // every) * every  # the first scan at or after the deadline
         if at != scan_at:
             if scan_at >= 0:
                 n_scans = _record_scan(n_scans, part, scan_at, counters, scans)
@@ -258,6 +276,7 @@ def replay_rows(parts, rows, inputs, cursors):  # pragma: no cover
     msgs = Messages(
         inputs.deadline,
         inputs.lane,
+        inputs.put_ms,
         np.zeros(m, dtype=np.int8),
         np.zeros(m, dtype=np.int8),
         np.full(m, -1, dtype=np.int64),
@@ -310,7 +329,7 @@ def replay_rows(parts, rows, inputs, cursors):  # pragma: no cover
                     exp_ptr = _count_expired(exp_ptr, m1, t, dl_order, msgs, counters)
                 now = t
             o = op[i]
-            if o == OP_PUT:
+            if o == OP_PUT or o == OP_ARRIVE:  # noqa: SIM109 (a compare each: compiled)
                 q = rows.put_pos[i]
                 reason[i] = rows.put_reason[i]
                 if q >= 0:
@@ -323,6 +342,10 @@ def replay_rows(parts, rows, inputs, cursors):  # pragma: no cover
                         cnt[msgs.lane_of[q]] += 1
                         counters[DEPTH] += 1
                         found[i] = q
+                        if _is_expired(deadline[q], t):
+                            # arrived expired (ARRIVE, Expiry 0): the expired-count pointer
+                            # passed it before it was here
+                            counters[EXPIRED] += 1
             else:
                 counters[DISCARDED] = 0
                 kind = BY_GET

@@ -22,6 +22,7 @@ from mqlearn.pipeline.queues import QueueTable, queue_table
 from mqlearn.pipeline.schema import (
     OUTPUT_COLUMNS,
     QUEUE_COLUMNS,
+    SCHEMA_VERSION,
     TRACE_COLUMNS,
     ReconcileError,
     check_columns,
@@ -68,8 +69,10 @@ def trace_table(trace: pd.DataFrame) -> pa.Table:
     return pa.Table.from_pandas(trace[list(TRACE_COLUMNS)], preserve_index=False)
 
 
-def _replay(trace: pd.DataFrame, table: QueueTable, end_ms: int | None) -> Replay:
-    replay = BatchReplay(table, end_ms=end_ms)
+def _replay(
+    trace: pd.DataFrame, table: QueueTable, end_ms: int | None, schema_version: int
+) -> Replay:
+    replay = BatchReplay(table, end_ms=end_ms, schema_version=schema_version)
     outputs = {**replay.replay(trace_table(trace)).tables(), "summary": replay.summary()}
     return Replay(
         **{
@@ -79,7 +82,13 @@ def _replay(trace: pd.DataFrame, table: QueueTable, end_ms: int | None) -> Repla
     )
 
 
-def replay_local(trace: pd.DataFrame, queues: pd.DataFrame, *, end_ms: int | None = None) -> Replay:
+def replay_local(
+    trace: pd.DataFrame,
+    queues: pd.DataFrame,
+    *,
+    end_ms: int | None = None,
+    schema_version: int = SCHEMA_VERSION,
+) -> Replay:
     """Validate and replay a whole trace in this process; the result is reconciled.
 
     ``trace`` has the columns of ``TRACE_COLUMNS`` (any row order), ``queues`` those of
@@ -88,8 +97,10 @@ def replay_local(trace: pd.DataFrame, queues: pd.DataFrame, *, end_ms: int | Non
 
     Each queue's replay ends at its own last row, or at ``end_ms`` (the end of the period the
     trace covers) when given: background scans due until then still discard (rule EXP-28).
+    ``schema_version``: the trace schema the trace was written to; 1 rejects ARRIVE rows,
+    naming the version they need.
     """
-    result = _replay(trace, queue_table(queues), end_ms)
+    result = _replay(trace, queue_table(queues), end_ms, schema_version)
     result.reconcile(len(trace))
     return result
 
@@ -105,7 +116,7 @@ def replay_partition(
     """
     definition = pd.DataFrame([{name: queue[name] for name in QUEUE_COLUMNS}])
     table = queue_table(definition.astype(QUEUE_COLUMNS))
-    result = _replay(rows, table, end_ms)
+    result = _replay(rows, table, end_ms, SCHEMA_VERSION)
     if result.rejected:
         first = result.rejects.iloc[0]
         raise ValueError(

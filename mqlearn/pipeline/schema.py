@@ -1,4 +1,4 @@
-"""Trace schema version 1: the columns of a trace, of queue definitions and of the replay outputs.
+"""Trace schema version 2: the columns of a trace, of queue definitions and of the replay outputs.
 
 A trace has one row per MQI operation on one local queue (docs/pipeline.md). Types are given as
 pandas dtype strings. A column is accepted when its dtype belongs to the same family as the
@@ -17,10 +17,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
-# The operations a trace row may record, in the order of their integer codes.
-OPS = ("PUT", "GET", "BROWSE_FIRST", "BROWSE_NEXT")
+# The operations a trace row may record, in the order of their integer codes. Version 2 appended
+# ARRIVE (a message put by the queue manager, e.g. a channel's arrival, whose Expiry may be 0:
+# it arrived already expired), so the codes of version 1 stay as they were.
+OPS = ("PUT", "GET", "BROWSE_FIRST", "BROWSE_NEXT", "ARRIVE")
+# The operations each schema version knows.
+OPS_OF_VERSION: dict[int, tuple[str, ...]] = {1: OPS[:4], 2: OPS}
 
 TRACE_COLUMNS: dict[str, str] = {
     "seq": "int64",

@@ -53,7 +53,13 @@ from mqlearn.pipeline.files import (
 from mqlearn.pipeline.order import by_bucket, group_order, increasing_within, repeated_values
 from mqlearn.pipeline.progress import Progress, reporter
 from mqlearn.pipeline.queues import QueueTable, queue_table
-from mqlearn.pipeline.schema import QUEUE_COLUMNS, TABLES, TRACE_COLUMNS, ReconcileError
+from mqlearn.pipeline.schema import (
+    QUEUE_COLUMNS,
+    SCHEMA_VERSION,
+    TABLES,
+    TRACE_COLUMNS,
+    ReconcileError,
+)
 from mqlearn.pipeline.validate import NAME_COLUMNS, SEQ_BEFORE_ALL, queue_positions
 
 BATCH_ROWS = 250_000  # rows per piece: about 1 GiB at most in all (docs/pipeline.md)
@@ -245,6 +251,7 @@ def replay_files(
     end_ms: int | None = None,
     batch_rows: int = BATCH_ROWS,
     progress: Progress | None = None,
+    schema_version: int = SCHEMA_VERSION,
 ) -> StreamReplay:
     """Replay the trace at ``trace`` with the definitions at ``queues`` into ``out/<table>``.
 
@@ -273,7 +280,11 @@ def replay_files(
             paths = regroup(source, table, index, batch_rows, spill, progress)
             pieces = _from_groups(paths, table, batch_rows)
         replay = BatchReplay(
-            table, end_ms=end_ms, repeated=index.repeated, rows_per_queue=index.per_queue
+            table,
+            end_ms=end_ms,
+            repeated=index.repeated,
+            rows_per_queue=index.per_queue,
+            schema_version=schema_version,
         )
         n_pieces = 0
         progress.start("replay", index.rows)

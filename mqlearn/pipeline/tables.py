@@ -27,7 +27,7 @@ from mqlearn.pipeline.arrays import coded, nullable, numbers, take
 from mqlearn.pipeline.encode import Encoded
 from mqlearn.pipeline.order import merge_order
 from mqlearn.pipeline.queues import QueueTable
-from mqlearn.pipeline.schema import DISCARD_CAUSES, OPS, OUTCOMES, OUTPUT_COLUMNS
+from mqlearn.pipeline.schema import DISCARD_CAUSES, OPS, OPS_OF_VERSION, OUTCOMES, OUTPUT_COLUMNS
 from mqlearn.pipeline.spark import arrow_schema
 from mqlearn.pipeline.validate import Validated
 
@@ -42,6 +42,13 @@ CODED = {
 }
 NAME = pa.dictionary(pa.int32(), pa.string())
 NOT_NULL = ("int64", "int32", "bool")  # declared dtypes without nulls: required in Parquet
+
+
+def _op_names(op: np.ndarray) -> list[str]:
+    """The names ``calls.op`` is coded with: schema v1's ops unless a v2 op occurs, so the
+    output files of a v1 trace are byte for byte what a v1 replay wrote."""
+    v1 = OPS_OF_VERSION[1]
+    return list(OPS if np.any(op >= len(v1)) else v1)
 
 
 def _built(name: str, field: pa.Field) -> pa.Field:
@@ -140,7 +147,7 @@ class Tables:
         enc, found, reason = self.enc, self.found, self.reason
         ok = found >= 0
         at = np.where(ok, found, len(enc.msg_row))  # one past the last message: "none"
-        is_put = enc.op == K.OP_PUT
+        is_put = K.adds_message(enc.op)
         deadline = np.append(enc.deadline, K.NEVER)[at]
         expiry = np.where(is_put, enc.stored_expiry, remaining_tenths(deadline, enc.time))
         comp = np.where(
@@ -158,7 +165,7 @@ class Tables:
                 **self._place(real(enc.row_part)),
                 "seq": real(self.seq),
                 "time_ms": real(enc.time),
-                "op": coded(list(OPS), real(enc.op)),
+                "op": coded(_op_names(enc.op), real(enc.op)),
                 "handle": real(self.handle),
                 "comp": real(comp),
                 "reason": real(reason),
@@ -282,8 +289,8 @@ class Tables:
         is_browse = (op == K.OP_BROWSE_FIRST) | (op == K.OP_BROWSE_NEXT)
         counts = {
             "calls": _per_part(part, n_parts),
-            "puts": _per_part(part, n_parts, (op == K.OP_PUT) & ~failed),
-            "put_failed": _per_part(part, n_parts, (op == K.OP_PUT) & failed),
+            "puts": _per_part(part, n_parts, K.adds_message(op) & ~failed),
+            "put_failed": _per_part(part, n_parts, K.adds_message(op) & failed),
             "gets": _per_part(part, n_parts, (op == K.OP_GET) & (found >= 0)),
             "browses": _per_part(part, n_parts, is_browse & (found >= 0)),
             "no_msg": _per_part(part, n_parts, reason == C.MQRC_NO_MSG_AVAILABLE),

@@ -36,10 +36,16 @@ from mqlearn.pipeline.arrays import (
     take,
 )
 from mqlearn.pipeline.ids import MALFORMED, NULL, IdColumn, id_column
-from mqlearn.pipeline.kernel import OP_PUT
+from mqlearn.pipeline.kernel import adds_message
 from mqlearn.pipeline.order import group_order, increasing_within, repeated_values
 from mqlearn.pipeline.queues import QueueTable
-from mqlearn.pipeline.schema import OPS, OUTPUT_COLUMNS, TRACE_COLUMNS
+from mqlearn.pipeline.schema import (
+    OPS,
+    OPS_OF_VERSION,
+    OUTPUT_COLUMNS,
+    SCHEMA_VERSION,
+    TRACE_COLUMNS,
+)
 from mqlearn.pipeline.spark import arrow_schema
 
 MATCH_BITS = C.MQMO_MATCH_MSG_ID | C.MQMO_MATCH_CORREL_ID
@@ -154,7 +160,7 @@ def extract(table: pa.Table) -> Columns:
     op = op_code[np.where(ops.codes < 0, len(op_code) - 1, ops.codes)].astype(np.int64)
     match = ints["match_options"].values
     ids = {  # the rows whose value a matching get asks for
-        name: id_column(single(table[name]), (op > OP_PUT) & ((match & bit) != 0))
+        name: id_column(single(table[name]), (op >= 0) & ~adds_message(op) & ((match & bit) != 0))
         for name, bit in ID_COLUMNS.items()
     }
     return Columns(ints, texts, ids, op)
@@ -182,6 +188,7 @@ def _time_backwards(part, time, exempt, latest):  # pragma: no cover (jit)
 # Row problems, most important first; a rejected row gets the first that applies.
 _PROBLEMS = (
     "op",
+    "op_version",
     "seq",
     "seq_dup",
     "time",
@@ -202,11 +209,20 @@ _PROBLEMS = (
 )
 
 
-def _describe(problem: str, row: dict[str, object], latest: int) -> str:
-    """The sentence for one rejected row (its values as Python objects, None for null)."""
+def _describe(problem: str, row: dict[str, object], latest: int, version: int) -> str:
+    """The sentence for one rejected row (its values as Python objects, None for null) of a
+    trace of schema ``version``."""
     if problem == "op":
         shown = "null" if row["op"] is None else repr(row["op"])
-        return f"op is {shown}, not one of {', '.join(OPS)}"
+        known = ", ".join(OPS_OF_VERSION[version])
+        return f"op is {shown}, not one of {known} (trace schema v{version})"
+    if problem == "op_version":
+        since = min(v for v, ops in OPS_OF_VERSION.items() if row["op"] in ops)
+        known = ", ".join(OPS_OF_VERSION[version])
+        return (
+            f"op {row['op']!r} needs trace schema v{since}; this trace is schema v{version}, "
+            f"whose ops are {known}"
+        )
     if problem in ("seq", "time", "handle", "match"):
         column = {"seq": "seq", "time": "time_ms", "handle": "handle", "match": "match_options"}
         return f"{column[problem]} is null"
@@ -226,14 +242,14 @@ def _describe(problem: str, row: dict[str, object], latest: int) -> str:
         )
         return f"{name} {row[name]} does not fit int32"
     if problem == "put_msg_id":
-        return "PUT without msg_id"
+        return f"{row['op']} without msg_id"
     if problem == "put_field":
         name = next(n for n in PUT_FIELDS if row[n] is None)
-        return f"PUT without {name}"
+        return f"{row['op']} without {name}"
     if problem == "data_length":
         return f"data_length {row['data_length']} is negative"
     if problem == "msg_id_none":
-        return "msg_id on a PUT is MQMI_NONE (48 zeros); a trace records the MsgId the message got"
+        return f"msg_id on a {row['op']} is MQMI_NONE (48 zeros); a trace records the MsgId the message got"
     if problem == "match_bits":
         return (
             f"match_options {row['match_options']} sets bits other than MQMO_MATCH_MSG_ID (1) "
@@ -254,11 +270,11 @@ def repeated_seq(seq: IntColumn) -> np.ndarray:
     return repeated_values(values)
 
 
-def _problems(cols: Columns, part: np.ndarray, repeated: np.ndarray) -> np.ndarray:
+def _problems(cols: Columns, part: np.ndarray, repeated: np.ndarray, version: int) -> np.ndarray:
     """Per row: 1 + the index in _PROBLEMS of its first problem, or 0 (time order not checked)."""
     ints, texts, ids, op = cols.ints, cols.texts, cols.ids, cols.op
     n = len(op)
-    is_put = op == OP_PUT
+    is_put = adds_message(op)
     seq = ints["seq"]
     time = ints["time_ms"]
     dup = np.zeros(n, dtype=bool)
@@ -274,6 +290,7 @@ def _problems(cols: Columns, part: np.ndarray, repeated: np.ndarray) -> np.ndarr
     not_put = ~is_put
     checks = {
         "op": op < 0,
+        "op_version": op >= len(OPS_OF_VERSION[version]),
         "seq": seq.null,
         "seq_dup": dup,
         "time": time.null,
@@ -366,17 +383,25 @@ def validate(
     carried: int = 0,
     repeated: np.ndarray | None = None,
     latest: np.ndarray | None = None,
+    version: int = SCHEMA_VERSION,
 ) -> Validated:
     """Split a canonical trace table into accepted rows (sorted for replay) and rejects.
 
     ``repeated``: the seq values that occur more than once in the whole trace (default: those
     repeating within ``table``). ``latest``: each queue's latest accepted time before these rows.
     The first ``carried`` rows were accepted before (they are neither checked nor rejected).
+    ``version``: the trace schema the trace declares; a row with an op of a later version is
+    rejected, naming the version it needs.
     """
+    if version not in OPS_OF_VERSION:
+        raise ValueError(
+            f"trace schema v{version} is not one this reader knows "
+            f"(v{', v'.join(map(str, OPS_OF_VERSION))})"
+        )
     cols = extract(table)
     seq = cols.ints["seq"]
     part = partitions(cols.texts["qmgr"], cols.texts["queue"], queues)
-    problem = _problems(cols, part, repeated_seq(seq) if repeated is None else repeated)
+    problem = _problems(cols, part, repeated_seq(seq) if repeated is None else repeated, version)
     problem[:carried] = 0
     good = np.flatnonzero(problem == 0)
     order = _sorted(good, part, seq.values, len(queues))
@@ -389,7 +414,7 @@ def validate(
     behind_of = dict(zip(order[back].tolist(), behind[back].tolist(), strict=True))
     rows = order[~back]
     rejected = np.flatnonzero(problem)
-    rejects = _rejects(table, rejected, problem, behind_of)
+    rejects = _rejects(table, rejected, problem, behind_of, version)
     named = part[carried:][part[carried:] >= 0]
     queue_rows = np.bincount(named, minlength=len(queues)).astype(np.int64)
     as_is = len(rows) == table.num_rows and not np.any(np.diff(rows) != 1)
@@ -400,12 +425,16 @@ REJECTS_SCHEMA = arrow_schema(OUTPUT_COLUMNS["rejects"])
 
 
 def _rejects(
-    table: pa.Table, rejected: np.ndarray, problem: np.ndarray, behind_of: dict[int, int]
+    table: pa.Table,
+    rejected: np.ndarray,
+    problem: np.ndarray,
+    behind_of: dict[int, int],
+    version: int,
 ) -> pa.Table:
     """The rejected rows with their values as given (integers int64, text) and a reason each."""
     rows = table.take(pa.array(rejected, pa.int64()))
     reasons = [
-        _describe(_PROBLEMS[problem[i] - 1], row, behind_of.get(i, -1))
+        _describe(_PROBLEMS[problem[i] - 1], row, behind_of.get(i, -1), version)
         for i, row in zip(rejected.tolist(), rows.to_pylist(), strict=True)
     ]
     columns = [pc.cast(rows[name], REJECTS_SCHEMA.field(name).type) for name in TRACE_COLUMNS]

@@ -331,7 +331,10 @@ def test_rpt01_reports_only_for_expiration_options_with_their_destination() -> N
 @pytest.mark.parametrize(
     "bad, reason",
     [
-        ({"op": "COMMIT"}, "op is 'COMMIT', not one of PUT, GET, BROWSE_FIRST, BROWSE_NEXT"),
+        (
+            {"op": "COMMIT"},
+            "op is 'COMMIT', not one of PUT, GET, BROWSE_FIRST, BROWSE_NEXT, ARRIVE (trace schema v2)",
+        ),
         ({"op": None}, "op is null"),
         ({"msg_id": None}, "PUT without msg_id"),
         ({"msg_id": "xyz"}, "msg_id 'xyz' is not 48 hex digits"),

@@ -1,4 +1,4 @@
-"""Trace schema v1: columns, types, the schema errors that stop a replay before it runs, and the
+"""Trace schema v2: columns, types, the schema errors that stop a replay before it runs, and the
 queue-definition checks (docs/pipeline.md)."""
 
 from __future__ import annotations
@@ -15,11 +15,13 @@ from mqlearn.pipeline import (
     missing_or_mistyped,
     replay_local,
 )
-from mqlearn.pipeline.schema import check_columns, empty_table, family_matches
+from mqlearn.pipeline.schema import OPS, OPS_OF_VERSION, check_columns, empty_table, family_matches
 
 
 def test_schema_version_and_trace_columns_are_the_contract() -> None:
-    assert SCHEMA_VERSION == 1
+    assert SCHEMA_VERSION == 2
+    assert OPS == ("PUT", "GET", "BROWSE_FIRST", "BROWSE_NEXT", "ARRIVE")  # v2 appended ARRIVE
+    assert OPS_OF_VERSION[1] == OPS[:4] and OPS_OF_VERSION[2] == OPS
     assert TRACE_COLUMNS == {
         "seq": "int64", "time_ms": "int64", "qmgr": "string", "queue": "string", "op": "string",
         "handle": "int32", "msg_id": "string", "correl_id": "string", "match_options": "int32",

@@ -6,7 +6,9 @@ sends (rule XQH-06), or all of them when it finds nothing live: the conversion w
 per channel get, where its first discard is in the log, so the replay discards the same messages
 at the same time with the same reports. A message that arrives already expired on the other
 queue manager (the engine puts it with 0 tenths left) cannot be a PUT row (Expiry 0 is refused,
-rule EXP-03): converting such a session raises ValueError saying so.
+rule EXP-03): it is an ARRIVE row (trace schema v2) with Expiry 0, which the replay stores
+already expired, so the first get discards it, as the engine's did. The streaming replay
+(``replay_files``) gives the same tables as ``replay_local`` on these traces.
 
 Every time in these sessions is a multiple of 100 ms, so a channel arrival's remaining Expiry in
 whole tenths gives the replay exactly the engine's deadline.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -25,8 +28,17 @@ from hypothesis import strategies as st
 
 import mqlearn as mq
 from mqlearn import CMQC
-from mqlearn.pipeline import queues_of, replay_local, trace_from_events
+from mqlearn.pipeline import (
+    QUEUE_COLUMNS,
+    TRACE_COLUMNS,
+    queues_of,
+    replay_local,
+    trace_from_events,
+)
+from mqlearn.pipeline.stream import replay_files
 from tests.pipeline.test_differential_engine import SETTINGS, report_after
+from tests.pipeline.test_spark_replay import write_parquet
+from tests.pipeline.test_stream import assert_same_as_replay_local
 
 NO_SYNC = mq.PMO(Options=CMQC.MQPMO_NO_SYNCPOINT)
 GET = mq.GMO(Options=CMQC.MQGMO_NO_SYNCPOINT)
@@ -139,6 +151,18 @@ def assert_replays_like_the_engine(link: Link) -> None:
     assert replay_takes(result.calls) == engine_takes(link)
 
 
+def assert_streams_like_replay_local(link: Link, directory: Path) -> None:
+    """The converted trace, written to Parquet and replayed in pieces of 2 rows by
+    ``replay_files``, gives replay_local's tables."""
+    trace, _ = replay(link)
+    queues = queues_of(*link.qms)
+    trace_path = write_parquet(trace, TRACE_COLUMNS, directory / "trace.parquet")
+    queues_path = write_parquet(queues, QUEUE_COLUMNS, directory / "queues.parquet")
+    out = directory / "out"
+    replay_files(trace_path, queues_path, out, end_ms=link.sim.now, batch_rows=2)
+    assert_same_as_replay_local(out, trace, queues, end_ms=link.sim.now)
+
+
 def test_xqh06_a_channel_that_finds_only_expired_messages_discards_them_in_the_replay() -> None:
     """Rule XQH-06: with the channel stopped, A (Expiry 1 s, asking for an expiration report)
     expires on the transmission queue; when the channel starts at 3 s it discards A and finds
@@ -200,19 +224,96 @@ def test_xqh06_discards_and_a_send_share_one_get() -> None:
     assert_replays_like_the_engine(link)
 
 
-def test_exp03_a_message_that_arrives_already_expired_is_refused_with_a_clear_error() -> None:
+def test_exp10_a_message_that_arrives_already_expired_is_an_arrive_row_the_get_discards(
+    tmp_path,
+) -> None:
     """Rule EXP-10: the channel takes 2 s and the message lives 1 s, so it arrives on QM2
     already expired and the engine puts it with 0 tenths left. A PUT row cannot say that
-    (Expiry 0 is refused with 2013, rule EXP-03): the conversion raises instead of letting the
-    message vanish from the replay."""
+    (Expiry 0 is refused with 2013, rule EXP-03): it becomes an ARRIVE row with Expiry 0, whose
+    message is expired from its arrival (deadline = arrival time, rule EXP-20); the get at 3 s
+    discards it and sends its report, in the replay as in the engine, and in the streaming
+    replay as in replay_local."""
     link = linked(latency_ms=2000)
     put(link, Expiry=10, Report=CMQC.MQRO_EXPIRATION)
     link.sim.advance(seconds=3)
     get(link)
-    events = pd.concat([qm.events_frame() for qm in link.qms], ignore_index=True)
-    with pytest.raises(ValueError, match=r"put on QM2/APP\.IN at 2000 ms\) is a message that "
-                       r"arrived already expired"):  # fmt: skip
-        trace_from_events(events, queues_of(*link.qms))
+    trace, result = replay(link)
+    app = trace[trace["queue"] == "APP.IN"]
+    assert app[["op", "time_ms", "expiry"]].values.tolist() == [
+        ["ARRIVE", 2000, 0],
+        ["GET", 3000, -1],
+    ]
+    m = result.messages[result.messages["queue"] == "APP.IN"].iloc[0]
+    assert (m["put_ms"], m["expiry"], m["deadline_ms"]) == (2000, 0, 2000)
+    assert (m["outcome"], m["end_ms"], m["discard_cause"], m["report"]) == (
+        "discarded",
+        3000,
+        "get",
+        True,
+    )
+    calls = result.calls[result.calls["queue"] == "APP.IN"]
+    assert calls[["op", "reason", "discarded"]].values.tolist() == [
+        ["ARRIVE", 0, 0],
+        ["GET", 2033, 1],
+    ]
+    assert calls["expiry"].iloc[0] == 0 and pd.isna(calls["expiry"].iloc[1])
+    assert_replays_like_the_engine(link)
+    assert_streams_like_replay_local(link, tmp_path)
+
+
+def test_a_schema_v1_reader_rejects_arrive_rows_naming_the_version(tmp_path) -> None:
+    """A trace declared schema v1 holds no ARRIVE row: replay_local and replay_files reject
+    each one with a reason naming the version it needs (nothing dropped: accepted + rejected =
+    rows); the PUT and GET rows still replay."""
+    link = linked(latency_ms=2000)
+    put(link, Expiry=10)
+    link.sim.advance(seconds=3)
+    get(link)
+    trace, _ = replay(link)
+    queues = queues_of(*link.qms)
+    reason = (
+        "op 'ARRIVE' needs trace schema v2; this trace is schema v1, whose ops are PUT, GET, "
+        "BROWSE_FIRST, BROWSE_NEXT"
+    )
+    v1 = replay_local(trace, queues, schema_version=1)
+    assert v1.rejects[["op", "reason"]].values.tolist() == [["ARRIVE", reason]]
+    assert v1.accepted == len(trace) - 1
+    trace_path = write_parquet(trace, TRACE_COLUMNS, tmp_path / "trace.parquet")
+    queues_path = write_parquet(queues, QUEUE_COLUMNS, tmp_path / "queues.parquet")
+    streamed = replay_files(trace_path, queues_path, tmp_path / "out", schema_version=1)
+    assert (streamed.accepted, streamed.rejected) == (len(trace) - 1, 1)
+    with pytest.raises(ValueError, match="trace schema v3 is not one this reader knows"):
+        replay_local(trace, queues, schema_version=3)
+
+
+@pytest.mark.parametrize("latency_ms", [2000, 2500])
+def test_exp28_a_scan_discards_an_arrival_expired_after_it_arrives(latency_ms: int) -> None:
+    """Rule EXP-28 with scans every 2 s on QM2: a message arriving expired at 2 s (a scan's
+    time; the scan comes first) or at 2.5 s is discarded by the scan at 4 s, in the replay as
+    in the engine."""
+    link = linked(latency_ms=latency_ms)
+    link.qm2.alter_qmgr(expryint=2)
+    put(link, Expiry=5, Report=CMQC.MQRO_EXPIRATION)
+    link.sim.advance(seconds=5)
+    trace, result = replay(link)
+    assert "ARRIVE" in set(trace["op"])
+    m = result.messages[result.messages["queue"] == "APP.IN"].iloc[0]
+    assert (m["outcome"], m["discard_cause"], m["end_ms"]) == ("discarded", "scan", 4000)
+    assert_replays_like_the_engine(link)
+
+
+def test_exp10_an_arrival_expired_and_never_got_is_queued_expired_until_a_scan() -> None:
+    """An ARRIVE row with Expiry 0 and no get: the message stays on the queue as an expired
+    one (CURDEPTH counts it, rule EXP-25) until a get or a scan (EXP-28) discards it."""
+    link = linked(latency_ms=2000)
+    put(link, Expiry=5)
+    link.sim.advance(seconds=3)
+    _, result = replay(link)
+    m = result.messages[result.messages["queue"] == "APP.IN"].iloc[0]
+    assert m["outcome"] == "expired"
+    summary = result.summary.set_index("queue").loc["APP.IN"]
+    assert (summary["puts"], summary["final_depth"], summary["final_expired"]) == (1, 1, 1)
+    assert_replays_like_the_engine(link)
 
 
 def test_exp10_a_message_that_arrives_with_time_left_replays_like_the_engine() -> None:
@@ -247,19 +348,23 @@ ROUNDS = st.tuples(
 
 @SETTINGS
 @given(
-    st.sampled_from([0, 500, 1500]),
+    st.sampled_from([0, 1, 2]),  # EXPRYINT of both queue managers, seconds (0: no scans)
+    st.sampled_from([0, 500, 1500, 2000]),
     st.sampled_from(["FIFO", "PRIORITY"]),
     st.lists(ROUNDS, min_size=1, max_size=8),
 )
 def test_xqh06_channel_sessions_convert_and_replay_like_the_engine(
-    latency_ms: int, xmitq_order: str, rounds: list[tuple[Any, ...]]
+    expryint: int, latency_ms: int, xmitq_order: str, rounds: list[tuple[Any, ...]]
 ) -> None:
     """Rules XQH-06, EXP-10, EXP-21, RPT-01: random sessions of puts through a channel that is
     stopped and started, with gets on QM2. Converted and replayed, each gets and discards the
     same messages at the same times with the same reports as the engine, and each queue gives
-    its messages to gets and channel sends in the same order; unless a message arrived already
-    expired, which makes the conversion raise ValueError (rule EXP-03)."""
+    its messages to gets and channel sends in the same order; a message that arrived already
+    expired is an ARRIVE row (rule EXP-10). An expired arrival that a scan at its own time
+    discarded after it cannot be written (the replay scans first): the conversion raises."""
     link = linked(latency_ms=latency_ms, xmitq_order=xmitq_order)
+    for qm in link.qms:
+        qm.alter_qmgr(expryint=expryint)
     for running, puts, advance_ms, gets in rounds:
         if running:
             link.channel.start()
@@ -271,14 +376,21 @@ def test_xqh06_channel_sessions_convert_and_replay_like_the_engine(
         for _ in range(gets):
             get(link)
     link.sim.advance(ms=latency_ms)  # nothing left in flight
-    late = [
+    arrived = {  # (qmgr, message) -> time of the messages that arrived expired
+        (qm.name, e.msg_seq): e.time_ms
+        for qm in link.qms
+        for e in qm.events
+        if e.kind == "put" and e.expiry == 0
+    }
+    scanned_at_arrival = [
         e
         for qm in link.qms
         for e in qm.events
-        if e.kind == "put" and e.cause == "qmgr" and e.expiry == 0
-    ]
-    if late:
-        with pytest.raises(ValueError, match="arrived already expired"):
+        if e.kind == "discard" and e.cause == "scan"
+        and arrived.get((qm.name, e.msg_seq)) == e.time_ms
+    ]  # fmt: skip
+    if scanned_at_arrival:
+        with pytest.raises(ValueError, match="a scan that discarded a message arrived expired"):
             replay(link)
         return
     assert_replays_like_the_engine(link)
