@@ -34,7 +34,7 @@ from mqlearn.pipeline.spark_settings import STRATEGIES, Machine, TraceFiles, cho
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-    from mqlearn.pipeline.progress import Progress
+    from mqlearn.pipeline.progress_bar import Progress
     from mqlearn.pipeline.spark_settings import SparkSettings
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -230,7 +230,7 @@ ACTIONS = {"run": _run, "generate": _generate, "sweep": _sweep}
 
 def _on_spark(args: argparse.Namespace, err: TextIO, progress: Progress) -> None:
     """Start Spark with the chosen settings (logged), run the action, stop Spark."""
-    from mqlearn.pipeline.progress import SparkStages
+    from mqlearn.pipeline.progress_bar import SparkStages
     from mqlearn.pipeline.spark import spark_session
 
     settings = _settings(args)
@@ -244,7 +244,7 @@ def _on_spark(args: argparse.Namespace, err: TextIO, progress: Progress) -> None
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (argparse itself exits 2 on bad options)."""
-    from mqlearn.pipeline.progress import Progress, reporter
+    from mqlearn.pipeline.progress_bar import Progress, reporter
     from mqlearn.pipeline.schema import ReconcileError
 
     args = _parser().parse_args(argv)

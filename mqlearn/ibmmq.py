@@ -10,7 +10,7 @@ field is encoded). Beyond ibmmq: ``simulation(name)``, ``queue_manager(name)``,
 
 from mqlearn.compat.library import lazy_cmqstrc as __getattr__  # noqa: F401 - CMQSTRC on use
 from mqlearn.compat.library import names as _names
-from mqlearn.compat.structs import IBMMQ as _FLAVOUR
+from mqlearn.compat.mqopts import IBMMQ as _FLAVOUR
 
 globals().update(_names(_FLAVOUR, "Comp", "PYIBMMQ Error: "))
 

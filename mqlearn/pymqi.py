@@ -9,6 +9,6 @@ defaults (MD, GMO, PMO and OD version 1; ``str`` refused in structure fields). B
 
 from mqlearn.compat.library import lazy_cmqstrc as __getattr__  # noqa: F401 - CMQSTRC on use
 from mqlearn.compat.library import names as _names
-from mqlearn.compat.structs import PYMQI as _FLAVOUR
+from mqlearn.compat.mqopts import PYMQI as _FLAVOUR
 
 globals().update(_names(_FLAVOUR, "Comp:", "PYMQI Error: "))

@@ -51,6 +51,15 @@ def test_every_layer_is_placed() -> None:
     assert layers <= set(TIER), f"place these in TIERS: {layers - set(TIER)}"
 
 
+def test_no_two_modules_share_a_name() -> None:
+    """A module's name says what it holds, so it is never the same as another package's module."""
+    seen: dict[str, list[str]] = {}
+    for path in MODULES:
+        if path.name != "__init__.py":
+            seen.setdefault(path.name, []).append(str(path.relative_to(PACKAGE)))
+    assert {name: where for name, where in seen.items() if len(where) > 1} == {}
+
+
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_nothing_imports_upward_or_sideways(path: Path) -> None:
     own = layer_of(path)

@@ -15,9 +15,9 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from mqlearn.compat import CMQC
-from mqlearn.compat.errors import MQMIError, PYIFError
+from mqlearn.compat.exceptions import MQMIError, PYIFError
 from mqlearn.compat.hosting import Host
-from mqlearn.compat.structs import Flavour, MQOpts, structures
+from mqlearn.compat.mqopts import Flavour, MQOpts, structures
 from mqlearn.mqi.errors import MQMIError as EngineError
 from mqlearn.mqi.errors import MQWarning
 

@@ -11,8 +11,8 @@ from typing import Any
 from mqlearn.compat import CMQC, hosting, inquiry
 from mqlearn.compat.calls import Library, T, engine_call, text
 from mqlearn.compat.hosting import Host
+from mqlearn.compat.mqopts import MQOpts
 from mqlearn.compat.queue import Queue
-from mqlearn.compat.structs import MQOpts
 
 
 def _port(conn_info: str) -> int:

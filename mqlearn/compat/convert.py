@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from mqlearn.compat.structs import MQOpts
+from mqlearn.compat.mqopts import MQOpts
 from mqlearn.mqi.structs import GMO, MD, PMO, MQStruct
 
 _STATUS = frozenset({"GroupStatus", "SegmentStatus", "Segmentation"})  # MQCHAR codes, ints here

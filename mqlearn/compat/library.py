@@ -11,7 +11,7 @@ from mqlearn.compat import (
     CMQXC,
     calls,
     connection,
-    errors,
+    exceptions,
     hosting,
     pcf,
     pcf_types,
@@ -19,7 +19,7 @@ from mqlearn.compat import (
     queue,
     topics,
 )
-from mqlearn.compat.structs import Flavour
+from mqlearn.compat.mqopts import Flavour
 
 VERSION = "0.1.0+mqlearn"  # the shims' version: mqlearn's, not the library's
 
@@ -46,13 +46,13 @@ def pymqi_cmqc() -> types.ModuleType:
 def names(flavour: Flavour, comp_separator: str, pyif_prefix: str) -> dict[str, Any]:
     """Every public name of the library: constants modules, structures, verbs, exceptions."""
 
-    class Error(errors.Error):
+    class Error(exceptions.Error):
         """Base class of the library's exceptions."""
 
-    class MQMIError(errors.MQMIError, Error):
+    class MQMIError(exceptions.MQMIError, Error):
         _COMP_SEPARATOR = comp_separator
 
-    class PYIFError(errors.PYIFError, Error):
+    class PYIFError(exceptions.PYIFError, Error):
         _PREFIX = pyif_prefix
 
     lib = calls.Library(flavour, MQMIError, PYIFError)

@@ -20,9 +20,9 @@ from mqlearn.compat.calls import (
     text,
 )
 from mqlearn.compat.convert import from_engine, gmo_in, md_in, pmo_in
-from mqlearn.compat.errors import MQMIError
+from mqlearn.compat.exceptions import MQMIError
 from mqlearn.compat.hosting import Host
-from mqlearn.compat.structs import MQOpts
+from mqlearn.compat.mqopts import MQOpts
 from mqlearn.engine import Queue as EngineQueue
 
 if TYPE_CHECKING:

@@ -9,7 +9,7 @@ from mqlearn.compat import CMQC, CMQCFC, authority, subscribing
 from mqlearn.compat import properties as props
 from mqlearn.compat.calls import T, common_q_args, encode_payload, engine_call, text
 from mqlearn.compat.convert import from_engine, md_in, pmo_in
-from mqlearn.compat.structs import MQOpts
+from mqlearn.compat.mqopts import MQOpts
 from mqlearn.engine import Topic as EngineTopic
 
 if TYPE_CHECKING:

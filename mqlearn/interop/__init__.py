@@ -9,7 +9,7 @@ from mqlearn.interop.dmpmqmsg import (
     load_dmpmqmsg,
     parse_dmpmqmsg,
 )
-from mqlearn.interop.errors import DumpFormatError
+from mqlearn.interop.dump_errors import DumpFormatError
 from mqlearn.interop.mqsc import run as run_mqsc
 
 # qm.mqsc(...) runs this layer's MQSC: registered here, as the engine cannot import it

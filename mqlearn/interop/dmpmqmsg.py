@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from mqlearn.engine.handle import Queue
-from mqlearn.interop.errors import DumpFormatError
+from mqlearn.interop.dump_errors import DumpFormatError
 from mqlearn.interop.fields import field_bytes, field_length, printed_chars, printed_hex
 from mqlearn.interop.reading import read_all
 from mqlearn.mqi import cmqc as C

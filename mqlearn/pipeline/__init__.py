@@ -12,7 +12,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from mqlearn.pipeline.events import queues_of, trace_from_events
     from mqlearn.pipeline.replay import Replay, replay_local, replay_partition
     from mqlearn.pipeline.schema import (
         OUTPUT_COLUMNS,
@@ -23,10 +22,11 @@ if TYPE_CHECKING:
         SchemaError,
         missing_or_mistyped,
     )
+    from mqlearn.pipeline.session_trace import queues_of, trace_from_events
 
 _HOMES = {
-    "queues_of": "events",
-    "trace_from_events": "events",
+    "queues_of": "session_trace",
+    "trace_from_events": "session_trace",
     "Replay": "replay",
     "replay_local": "replay",
     "replay_partition": "replay",

@@ -51,7 +51,7 @@ from mqlearn.pipeline.files import (
     staged,
 )
 from mqlearn.pipeline.order import by_bucket, group_order, increasing_within, repeated_values
-from mqlearn.pipeline.progress import Progress, reporter
+from mqlearn.pipeline.progress_bar import Progress, reporter
 from mqlearn.pipeline.queues import QueueTable, queue_table
 from mqlearn.pipeline.schema import (
     QUEUE_COLUMNS,

@@ -10,7 +10,7 @@ from the event log (:mod:`mqlearn.viz.history`). Times on axes are seconds of vi
 manager with profile ``"ibmi"`` is labelled with IBM i short names (MDEXP, EIULIM, ...).
 
 This module draws the timeline, the shelf and the depth chart, and is the one place to import every
-view from: the tables (:mod:`mqlearn.viz.tables`) and the MQXQH inspector (:mod:`mqlearn.viz.xqh`)
+view from: the tables (:mod:`mqlearn.viz.log_tables`) and the MQXQH inspector (:mod:`mqlearn.viz.xqh`)
 are re-exported here.
 """
 
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from mqlearn.engine.rule_formulas import is_expired
 from mqlearn.viz import palette
 from mqlearn.viz.history import Life, QueueHistory, history
+from mqlearn.viz.log_tables import event_table, event_table_spec, report_inbox, report_inbox_spec
 from mqlearn.viz.names import Vocabulary
 from mqlearn.viz.spec import (
     HEIGHT,
@@ -43,7 +44,6 @@ from mqlearn.viz.spec import (
     time_line,
     titled_layout,
 )
-from mqlearn.viz.tables import event_table, event_table_spec, report_inbox, report_inbox_spec
 from mqlearn.viz.times import MS_PER_S, view_time
 from mqlearn.viz.xqh import XqhRow, xqh_inspector, xqh_inspector_spec, xqh_rows
 

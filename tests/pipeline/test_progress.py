@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
-from mqlearn.pipeline.progress import (
+from mqlearn.pipeline.progress_bar import (
     Progress,
     SparkStages,
     TerminalBar,

@@ -36,7 +36,7 @@ from mqlearn.pipeline.arrays import int_values
 from mqlearn.pipeline.batches import BatchReplay, queue_pieces
 from mqlearn.pipeline.files import TraceError, read_outputs
 from mqlearn.pipeline.generate import TraceSpec, generate_local
-from mqlearn.pipeline.progress import Progress
+from mqlearn.pipeline.progress_bar import Progress
 from mqlearn.pipeline.queues import queue_table
 from mqlearn.pipeline.replay import trace_table
 from mqlearn.pipeline.spark import arrow_to_pandas
