@@ -1,13 +1,25 @@
-"""Extract IBM's CMQC constant values from the `ibmmq` source distribution.
+"""Snapshot IBM's four MQ constant modules (CMQC, CMQXC, CMQCFC, CMQSTRC) into mqlearn's one home.
 
-Two outputs, both committed:
-  tests/data/cmqc_snapshot.json  every selected constant exactly as IBM's module defines it
-                                 (test data: tests/mqi/test_cmqc.py checks mqlearn.CMQC against it)
-  mqlearn/mqi/cmqc.py            mqlearn's constant module, generated from the same selection
+Reads the Python definitions IBM generates from its C headers (cmqc.h, cmqxc.h, cmqcfc.h,
+cmqstrc.h) and ships in its ``ibmmq`` package: the Linux x86-64 CMQC, and the platform-neutral
+CMQXC, CMQCFC and CMQSTRC. Every definition is kept (``MQ*`` names: ints, bytes, the ``_ARRAY``
+lists, CMQSTRC's value-to-name dicts). Two outputs per module, both committed:
 
-Usage: python tools/cmqc_snapshot.py PATH/TO/ibmmq-X.Y.Z.tar.gz
-(get the archive with `pip download --no-deps --no-binary :all: ibmmq`, or from PyPI's file
-list: the source is read, never built or installed).
+  tests/data/constants/<MODULE>.json  every definition exactly as IBM's module holds it (the test
+                                      oracle: tests/mqi/test_cmqc.py, tests/compat/)
+  mqlearn/mqi/<module>.py             the table mqlearn reads: the same names and values, IBM's
+                                      character constants (MQCHAR: formats, structure ids, ...)
+                                      as str, its byte constants (MQBYTE: identifiers) as bytes
+
+mqlearn.CMQC is mqlearn/mqi/cmqc.py. The CMQC, CMQXC, CMQCFC and CMQSTRC of mqlearn.pymqi and
+mqlearn.ibmmq (mqlearn/compat/) are made from the tables when imported, with the character
+constants as bytes again, as the libraries hold them. docs/compat.md, "IBM's constants".
+
+Usage: python tools/cmqc_snapshot.py SOURCE [ORIGIN]
+SOURCE is a directory holding IBM's files (the ``code/ibmmq`` folder of
+github.com/ibm-messaging/mq-mqi-python) or the ``ibmmq`` source archive from PyPI
+(``ibmmq-X.Y.Z.tar.gz``); ORIGIN names it in the generated docstrings. The source is read,
+never built or installed.
 """
 
 from __future__ import annotations
@@ -18,114 +30,114 @@ import tarfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# Constant families the engine and the course use (prefix before the first underscore).
-FAMILIES = [
-    "MQ",
+MODULES = {  # module name -> the file IBM ships it in
+    "CMQC": "_CMQC_linux_x64.py",
+    "CMQXC": "CMQXC.py",
+    "CMQCFC": "CMQCFC.py",
+    "CMQSTRC": "CMQSTRC.py",
+}
+# The families (prefix before the first underscore) whose bytes constants are MQBYTE values in
+# IBM's headers, not MQCHAR: they stay bytes everywhere. AccountingToken and its type byte,
+# CICS facility, CorrelId, connection id, ConnTag, GroupId, IMS transaction instance id, MsgId,
+# MsgToken, ObjectInstanceId, SecurityId and its type byte, the exit problem-determination and
+# user areas.
+BYTE_FAMILIES = {
     "MQACT",
-    "MQAT",
-    "MQCC",
-    "MQCCSI",
-    "MQCEX",
+    "MQACTT",
+    "MQCFAC",
     "MQCI",
-    "MQEI",
-    "MQENC",
-    "MQEXPI",
-    "MQFB",
-    "MQFMT",
+    "MQCONNID",
+    "MQCT",
     "MQGI",
-    "MQGMO",
-    "MQMD",
-    "MQMD1",
-    "MQMD2",
-    "MQMDE",
-    "MQMDEF",
-    "MQMDS",
-    "MQMF",
+    "MQITII",
     "MQMI",
-    "MQMO",
-    "MQMT",
-    "MQOL",
-    "MQOO",
-    "MQPER",
-    "MQPMO",
-    "MQPRI",
-    "MQQT",
-    "MQRC",
-    "MQRO",
-    "MQSEG",
-    "MQTC",
-    "MQTM",
-    "MQTT",
-    "MQUS",
-    "MQWI",
-    "MQXQH",
-    "MQDLH",
-    "MQGS",
-    "MQSS",
-    "MQRL",
-    "MQQA",
     "MQMTOK",
-]
-# Byte-string identifiers stay bytes; every other bytes constant is character data (str).
-BYTE_FAMILIES = {"MQMI", "MQCI", "MQGI", "MQACT", "MQMTOK"}
+    "MQOII",
+    "MQSID",
+    "MQSIDT",
+    "MQXPDA",
+    "MQXUA",
+}
 
 
-def read_ibm_constants(archive: Path) -> dict[str, object]:
-    with tarfile.open(archive) as tar:
-        member = next(m for m in tar.getmembers() if m.name.endswith("_CMQC_linux_x64.py"))
-        source = tar.extractfile(member).read().decode()  # type: ignore[union-attr]
+def read_source(source: Path, filename: str) -> str:
+    if source.is_dir():
+        return (source / filename).read_text(encoding="utf-8")
+    with tarfile.open(source) as tar:
+        member = next(m for m in tar.getmembers() if m.name.endswith("/" + filename))
+        return tar.extractfile(member).read().decode()  # type: ignore[union-attr]
+
+
+def definitions(text: str, filename: str) -> dict[str, object]:
+    """The module's public names and values (plain assignments of ints, bytes, lists, dicts)."""
     namespace: dict[str, object] = {}
-    exec(compile(source, member.name, "exec"), namespace)  # plain NAME = value assignments
-    return namespace
+    exec(compile(text, filename, "exec"), namespace)
+    found = {k: v for k, v in sorted(namespace.items()) if k.startswith("MQ")}
+    for name, value in found.items():
+        # mqlearn's tables hold str for character constants only, so that the shims can turn
+        # every str (alone or in a list) back into bytes: IBM's modules must hold none there.
+        items = value if isinstance(value, list) else [value]
+        if any(isinstance(item, str) for item in items):
+            raise ValueError(
+                f"{filename}: {name} holds str; mqlearn's tables assume IBM's never do"
+            )
+    return found
 
 
 def family(name: str) -> str:
-    return "MQ" if name.startswith("MQ_") else name.split("_", 1)[0]
+    return name.split("_", 1)[0]
 
 
-def select(namespace: dict[str, object]) -> dict[str, object]:
-    return {
-        name: value
-        for name, value in sorted(namespace.items())
-        if name.startswith("MQ")
-        and family(name) in FAMILIES
-        and not name.endswith("_ARRAY")
-        and isinstance(value, int | bytes)
-    }
+def character(name: str, value: object) -> object:
+    """A value as mqlearn's table holds it: MQCHAR bytes as str (alone or in a list)."""
+    if family(name) in BYTE_FAMILIES:
+        return value
+    if isinstance(value, bytes):
+        return value.decode("ascii")
+    if isinstance(value, list):
+        return [character(name, item) for item in value]
+    return value
 
 
-def snapshot_json(constants: dict[str, object]) -> str:
-    encoded = {
-        name: ({"bytes": value.hex()} if isinstance(value, bytes) else value)
-        for name, value in constants.items()
-    }
-    return json.dumps(encoded, indent=0, sort_keys=True) + "\n"
+def encoded(value: object) -> object:
+    """A value as JSON can hold it: bytes as {"bytes": hex}, dicts as lists of pairs."""
+    if isinstance(value, bytes):
+        return {"bytes": value.hex()}
+    if isinstance(value, list):
+        return [encoded(v) for v in value]
+    if isinstance(value, dict):
+        return {"dict": [[encoded(k), encoded(v)] for k, v in value.items()]}
+    return value
 
 
-def module_source(constants: dict[str, object], origin: str) -> str:
+def table_source(name: str, values: dict[str, object], origin: str) -> str:
     lines = [
-        '"""IBM MQ constants (CMQC) with IBM\'s names and values.',
+        f'"""IBM MQ constants ({name}): every definition of IBM\'s module, IBM\'s names and values.',
         "",
-        f"Generated by tools/cmqc_snapshot.py from {origin} (Linux x86-64 definitions);",
-        "tests/mqi/test_cmqc.py checks every value against tests/data/cmqc_snapshot.json.",
-        "Character constants (formats, structure ids) are str, as MD character fields are;",
-        "identifiers (MsgId, CorrelId, GroupId, AccountingToken) are bytes.",
+        f"Generated by tools/cmqc_snapshot.py from {origin}; do not edit.",
+        "Character constants (MQCHAR: formats, structure ids, ...) are str, as the engine's",
+        "character fields are; byte constants (MQBYTE: MsgId, CorrelId, ... identifiers) are bytes.",
+        f"mqlearn.compat.{name} is this table with the character constants as bytes, as pymqi and",
+        f"ibmmq hold them; tests check both against tests/data/constants/{name}.json.",
         '"""',
         "",
     ]
-    for name, value in constants.items():
-        if isinstance(value, bytes) and family(name) not in BYTE_FAMILIES:
-            value = value.decode("ascii")
-        lines.append(f"{name} = {value!r}")
+    lines += [f"{key} = {character(key, value)!r}" for key, value in values.items()]
     return "\n".join(lines) + "\n"
 
 
-def main(archive: str) -> None:
-    constants = select(read_ibm_constants(Path(archive)))
-    (ROOT / "tests/data/cmqc_snapshot.json").write_text(snapshot_json(constants))
-    (ROOT / "mqlearn/mqi/cmqc.py").write_text(module_source(constants, Path(archive).name))
-    print(f"{len(constants)} constants written")
+def main(source: str, origin_name: str | None = None) -> None:
+    path = Path(source)
+    out = ROOT / "tests/data/constants"
+    out.mkdir(parents=True, exist_ok=True)
+    for name, filename in MODULES.items():
+        values = definitions(read_source(path, filename), filename)
+        snapshot = {k: encoded(v) for k, v in values.items()}
+        (out / f"{name}.json").write_text(json.dumps(snapshot, indent=0, sort_keys=True) + "\n")
+        origin = f"IBM's {filename} ({origin_name or path.name})"
+        (ROOT / f"mqlearn/mqi/{name.lower()}.py").write_text(table_source(name, values, origin))
+        print(f"{name}: {len(values)} definitions")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(*sys.argv[1:3])

@@ -46,7 +46,8 @@ class MQMIError(Error):
         prefix = "WARNING: " if self.comp == CMQC.MQCC_WARNING else "FAILED: "
         from mqlearn.compat import CMQSTRC  # 0.1 s to load: only when a message is wanted
 
-        for names in (CMQSTRC.MQRC_DICT, CMQSTRC.MQRCCF_DICT):
+        tables: tuple[dict[int, str], ...] = (CMQSTRC.MQRC_DICT, CMQSTRC.MQRCCF_DICT)
+        for names in tables:
             if self.reason in names:
                 return prefix + names[self.reason]
         return prefix + f"Error code {self.reason} not defined"

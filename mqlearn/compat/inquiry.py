@@ -21,19 +21,22 @@ def pad(value: str, length: int = Q_NAME) -> bytes:
 
 
 def _qtype(d: QueueDefinition) -> int:
-    return {
+    qtypes: dict[type[QueueDefinition], int] = {
         QLocal: CMQC.MQQT_LOCAL,
         QAlias: CMQC.MQQT_ALIAS,
         QRemote: CMQC.MQQT_REMOTE,
-    }[type(d)]
+    }
+    return qtypes[type(d)]
 
 
 def _inhibited(value: str) -> int:
-    return CMQC.MQQA_PUT_INHIBITED if value == "DISABLED" else CMQC.MQQA_PUT_ALLOWED
+    inhibited: int = CMQC.MQQA_PUT_INHIBITED if value == "DISABLED" else CMQC.MQQA_PUT_ALLOWED
+    return inhibited
 
 
 def _persistence(d: QueueDefinition) -> int:
-    return CMQC.MQPER_PERSISTENT if d.defpsist == "YES" else CMQC.MQPER_NOT_PERSISTENT
+    persistence: int = CMQC.MQPER_PERSISTENT if d.defpsist == "YES" else CMQC.MQPER_NOT_PERSISTENT
+    return persistence
 
 
 def queue_attributes(host: Host, d: QueueDefinition) -> dict[int, Callable[[], Any]]:

@@ -173,9 +173,8 @@ def _matches(pattern: str, name: str) -> bool:
 
 
 def _qtype_of(host: Host, name: str) -> int:
-    if name in host.models:
-        return CMQC.MQQT_MODEL
-    return _ENGINE_TYPES[type(host.qm.objects[name])]
+    model: int = CMQC.MQQT_MODEL
+    return model if name in host.models else _ENGINE_TYPES[type(host.qm.objects[name])]
 
 
 def _names(host: Host) -> list[str]:
