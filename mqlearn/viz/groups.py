@@ -64,15 +64,22 @@ NO_GROUP = GroupFields(C.MQGI_NONE, 1, 0, C.MQMF_NONE)  # the four fields' initi
 
 def group_fields(message: MessageView) -> GroupFields | None:
     """The group fields of a stored message, None when all four have their initial values."""
-    if message.extra_items is None:  # nothing but initial values outside the record's slots
-        return None
+    extra = message.extra_items  # the fields put with other than their initial values
+    if extra is None or (
+        "GroupId" not in extra
+        and "MsgFlags" not in extra
+        and "MsgSeqNumber" not in extra
+        and "Offset" not in extra
+    ):
+        return None  # most messages: a few membership tests, no lookups (a scene reads them all)
+    fields = dict(zip(extra[::2], extra[1::2], strict=True))
     found = GroupFields(
-        message.field("GroupId", C.MQGI_NONE),
-        message.field("MsgSeqNumber", 1),
-        message.field("Offset", 0),
-        message.field("MsgFlags", C.MQMF_NONE),
+        fields.get("GroupId", C.MQGI_NONE),
+        fields.get("MsgSeqNumber", 1),
+        fields.get("Offset", 0),
+        fields.get("MsgFlags", C.MQMF_NONE),
     )
-    return None if found == NO_GROUP else found
+    return None if found == NO_GROUP else found  # a value spelled like a name matched above
 
 
 def flag_names(flags: int, vocab: Vocabulary) -> str:
