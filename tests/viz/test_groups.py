@@ -297,3 +297,35 @@ def test_workbench_callbacks_paint_the_group_and_update_it_as_members_go() -> No
     assert transition["got"]["detail"].startswith(f"GroupId {TAG1}, MsgSeqNumber 2,")
     assert "MsgSeqNumber 2, Offset 0, MsgFlags MQMF_MSG_IN_GROUP" in wb.model.last_result
     assert wb.failures == []
+
+
+def test_the_workbench_put_fields_make_a_group_a_learner_can_watch() -> None:
+    """More MQI options' group fields: GroupId ORDER-7 (its bytes, padded with nulls), members 1
+    and 2 (the last); then a plain put with the GroupId cleared. Undo takes the last member back
+    and the label forgets nothing it should know: 1 present, last not seen."""
+    wb = Workbench()
+    wb.group_id.value = "ORDER-7"
+    for seq, flags in ((1, IN), (2, LAST)):
+        wb.msg_seq_number.value, wb.msg_flags.value = seq, flags
+        wb.put_button.click()
+    assert "MsgSeqNumber 2, Offset 0, MsgFlags MQMF_LAST_MSG_IN_GROUP" in wb.model.last_result
+    wb.group_id.value, wb.msg_seq_number.value, wb.msg_flags.value = "", 1, C.MQMF_NONE
+    wb.put_button.click()
+    tag = b"ORDER-7".ljust(24, b"\0").hex()[:12] + "…"
+    assert shape(wb.queue_view.state["scene"]) == [
+        (f"group {tag} · 2 of 2 present · last seq 2", ["A", "B"]),
+        "C",
+    ]
+    assert "GroupId" not in wb.model.last_result  # a plain message, as before
+    wb.undo_button.click()
+    wb.undo_button.click()
+    assert shape(wb.queue_view.state["scene"]) == [
+        (f"group {tag} · 1 present · last not seen", ["A"])
+    ]
+    wb.group_id.value = "x" * 25  # more than a GroupId holds: refused, nothing put
+    wb.put_button.click()
+    assert wb.failures and "at most 24 bytes, got 25" in wb.failures[-1]
+    assert wb.model.qm.curdepth(APP_Q) == 1
+    assert [o[0] for o in wb.msg_flags.options][-1] == (
+        "MQMF_LAST_SEGMENT + MQMF_LAST_MSG_IN_GROUP"
+    )
