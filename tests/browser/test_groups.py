@@ -110,3 +110,39 @@ def test_a_group_is_one_box_whose_members_expire_one_by_one(
         )
         assert tray == ["g1", "g3"]
     assert page_errors == []
+
+
+WORKBENCH = Path(__file__).resolve().parents[2] / "notebooks" / "workbench.ipynb"
+
+
+def test_a_learner_puts_a_group_from_more_mqi_options(
+    page: Page, page_errors: list[str], tmp_path: Path, artifacts: Path
+) -> None:
+    """The app as a learner uses it: GroupId ORDER-7, MsgSeqNumber 1 then 2 with
+    MQMF_LAST_MSG_IN_GROUP, from *More MQI options*; the two chips appear in one box."""
+    with servers.voila(WORKBENCH, tmp_path / "voila.log") as url:
+        page.goto(url)
+        page.locator(".mq-more-options").get_by_text("More MQI options").click()
+        group_id = page.locator(".mq-group-id input")
+        group_id.fill("ORDER-7")
+        group_id.press("Tab")
+        result = page.locator(".mq-result")
+        for n, (seq, flags) in enumerate(((1, "MQMF_MSG_IN_GROUP"), (2, "MQMF_LAST_MSG_IN_GROUP"))):
+            seq_field = page.locator(".mq-msg-seq-number input")
+            seq_field.fill(str(seq))
+            seq_field.press("Tab")
+            page.locator(".mq-msg-flags select").select_option(label=flags)
+            page.wait_for_timeout(300)  # the values reach the kernel before the click
+            page.locator(".mq-put").click()
+            expect(result).to_contain_text(f"MQPUT OK: {'AB'[n]} ")
+            expect(result).to_contain_text(f"MsgSeqNumber {seq}, Offset 0, MsgFlags {flags}")
+        tag = b"ORDER-7".ljust(24, b"\0").hex()[:12] + "…"
+        box = page.locator(".mq-qv-lanes .mq-group")
+        expect(box.locator(".mq-group-label")).to_have_text(
+            f"group {tag} · 2 of 2 present · last seq 2"
+        )
+        labels = box.locator(".mq-chip").evaluate_all("(cs) => cs.map((c) => c.dataset.label)")
+        assert labels == ["A", "B"]
+        page.locator(".mq-qv").scroll_into_view_if_needed()
+        page.screenshot(path=artifacts / "workbench_group_from_options.png", full_page=True)
+    assert page_errors == []
