@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from mqlearn.engine.message import unflat
 from mqlearn.mqi import cmqc as C
 from mqlearn.viz.names import msg_tag
 
@@ -72,7 +73,7 @@ def group_fields(message: MessageView) -> GroupFields | None:
         and "Offset" not in extra
     ):
         return None  # most messages: a few membership tests, no lookups (a scene reads them all)
-    fields = dict(zip(extra[::2], extra[1::2], strict=True))
+    fields = unflat(extra)
     found = GroupFields(
         fields.get("GroupId", C.MQGI_NONE),
         fields.get("MsgSeqNumber", 1),
