@@ -329,3 +329,12 @@ def test_the_workbench_put_fields_make_a_group_a_learner_can_watch() -> None:
     assert [o[0] for o in wb.msg_flags.options][-1] == (
         "MQMF_LAST_SEGMENT + MQMF_LAST_MSG_IN_GROUP"
     )
+
+
+def test_a_value_spelled_like_a_field_name_is_no_group() -> None:
+    """A ReplyToQ named "GroupId" is a value, not the field: the message stays a plain chip."""
+    model = new_model("FIFO")
+    model.qm.define_qlocal("GroupId")
+    model.put(b"x", label="auto", reply_to_q="GroupId", report=C.MQRO_EXPIRATION)
+    (c,) = items(scene(model))
+    assert "detail" not in c and "group" not in c
