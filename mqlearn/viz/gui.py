@@ -21,6 +21,7 @@ import ipywidgets as widgets
 
 from mqlearn.engine.qmgr import QueueManager
 from mqlearn.mqi import cmqc as C
+from mqlearn.viz.groups import flag_names
 from mqlearn.viz.model import WorkbenchModel
 from mqlearn.viz.names import EXPIRATION_REPORTS, PERSISTENCES, Vocabulary
 from mqlearn.viz.text import summary
@@ -36,6 +37,19 @@ ADVANCE_CLASSES = {100: "mq-advance-100ms", 1_000: "mq-advance-1s", 10_000: "mq-
 PLAY_INTERVAL_MS = 1_000  # wall-clock ms between two ticks of the play button
 PLAY_TICKS = 100_000  # the play button's range; it stops there
 _WIDE = {"description_width": "initial"}
+# MsgFlags a learner can put: none, a group member, a segment, a segment of a group member
+_IN, _LAST = C.MQMF_MSG_IN_GROUP, C.MQMF_LAST_MSG_IN_GROUP
+MSG_FLAG_CHOICES = (
+    C.MQMF_NONE,
+    _IN,
+    _LAST,
+    C.MQMF_SEGMENT,
+    C.MQMF_LAST_SEGMENT,
+    _IN | C.MQMF_SEGMENT,
+    _IN | C.MQMF_LAST_SEGMENT,
+    _LAST | C.MQMF_SEGMENT,
+    _LAST | C.MQMF_LAST_SEGMENT,
+)
 
 
 def prepare_queue_manager(
@@ -143,6 +157,32 @@ class ControlPanel(_Guarded, ABC):
         self.put_syncpoint = widgets.Checkbox(
             value=False, description=v.name("MQPMO_SYNCPOINT"), style=_WIDE
         )
+        # a version-2 MD's group fields (blank GroupId and these initial values: a plain message)
+        self.group_id = widgets.Text(
+            value="",
+            description=v.name("GroupId"),
+            placeholder=f"blank: {v.name('MQGI_NONE')}",
+            tooltip="up to 24 characters, padded with nulls",
+            style=_WIDE,
+        )
+        self.msg_seq_number = widgets.BoundedIntText(
+            value=1, min=1, max=999_999_999, description=v.name("MsgSeqNumber"), style=_WIDE
+        )
+        self.offset = widgets.BoundedIntText(
+            value=0, min=0, max=999_999_999, description=v.name("Offset"), style=_WIDE
+        )
+        self.msg_flags = widgets.Dropdown(
+            options=[(flag_names(f, v), f) for f in MSG_FLAG_CHOICES],
+            value=C.MQMF_NONE,
+            description=v.name("MsgFlags"),
+        )
+        for field, css in (
+            (self.group_id, "mq-group-id"),
+            (self.msg_seq_number, "mq-msg-seq-number"),
+            (self.offset, "mq-offset"),
+            (self.msg_flags, "mq-msg-flags"),
+        ):
+            field.add_class(css)
         self.put_button = widgets.Button(
             description="MQPUT", button_style="primary", tooltip="put one message"
         )
@@ -295,6 +335,10 @@ class ControlPanel(_Guarded, ABC):
                 persistence=self.persistence.value,
                 syncpoint=self.put_syncpoint.value,
                 label="auto" if model is first else first.labels.last_letter,
+                group_id=self.group_id.value.encode("utf-8") or None,
+                msg_seq_number=self.msg_seq_number.value,
+                offset=self.offset.value,
+                msg_flags=self.msg_flags.value,
             )
 
         self._act(*(lambda m=m: put(m) for m in self.models))

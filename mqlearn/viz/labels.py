@@ -5,6 +5,10 @@ the workbench hands out, or one a notebook chooses), by its data when that is sh
 text (notebooks put ``b"A"``, ``b"B"`` …), else by a short id. An expiration report is named after
 the message it reports on (``R·A``). Labels are keyed by the queue manager's message number
 (``Event.msg_seq``), so two messages with one MsgId never share a label by accident.
+
+They also keep what the views saw of each grouped message (GroupId, MsgSeqNumber, Offset,
+MsgFlags: :mod:`mqlearn.viz.groups`), so a group's label still knows its last member once that
+has gone, and a replay draws a message that has left inside its group.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ if TYPE_CHECKING:
     from mqlearn.engine.message import MessageView
     from mqlearn.engine.ports import QueueManagerPort
     from mqlearn.engine.qmgr import QueueManager
+    from mqlearn.viz.groups import GroupFields
 
 _HEADER_LENGTHS = {
     C.MQFMT_XMIT_Q_HEADER: C.MQXQH_LENGTH_1,
@@ -69,6 +74,8 @@ class Labels:
         self._carried = 0  # and by :meth:`carry`
         self._letters = 0  # letters handed out by :meth:`next_letter`
         self._used: set[str] = set()  # every label this queue manager's messages have had
+        # msg_seq -> (queue, put time, group fields) of every grouped message a view has seen
+        self._groups: dict[int, tuple[str, int, GroupFields]] = {}
 
     def __len__(self) -> int:
         return len(self._by_seq)
@@ -119,6 +126,24 @@ class Labels:
         if found is not None:
             return found
         return msg_tag(msg_id) if msg_id is not None else f"#{seq}"
+
+    def note_group(self, seq: int, queue: str, put_ms: int, fields: GroupFields) -> None:
+        """Keep the group fields of message ``seq``, seen on ``queue`` (put at ``put_ms``)."""
+        if seq not in self._groups:
+            self._groups[seq] = (queue, put_ms, fields)
+
+    def group_of(self, seq: int | None) -> GroupFields | None:
+        """The group fields a view saw on message ``seq`` (None: none seen, or all initial)."""
+        found = self._groups.get(seq) if seq is not None else None
+        return None if found is None else found[2]
+
+    def groups_seen(self, queue: str, until: int | None = None) -> list[GroupFields]:
+        """The group fields of every message seen on ``queue`` (put by ``until``, if given)."""
+        return [
+            fields
+            for where, put_ms, fields in self._groups.values()
+            if where == queue and (until is None or put_ms <= until)
+        ]
 
     def fold(self, log: Sequence[Event]) -> None:
         """Name the reports in new events after the message they report on.

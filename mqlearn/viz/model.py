@@ -25,6 +25,7 @@ from mqlearn.engine.rule_formulas import deadline_of, is_expired
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, MQWarning
 from mqlearn.mqi.structs import GMO, MD, PMO
+from mqlearn.viz.groups import NO_GROUP, GroupFields, detail
 from mqlearn.viz.labels import Labels, attach, labels_for
 from mqlearn.viz.names import FEEDBACKS, MSG_TYPES, Vocabulary, msg_tag, parse_msg_id
 from mqlearn.viz.times import MS_PER_S
@@ -122,17 +123,29 @@ class WorkbenchModel:
         persistence: int = C.MQPER_PERSISTENCE_AS_Q_DEF,
         syncpoint: bool = False,
         label: str | None = None,
+        group_id: bytes | str | None = None,
+        msg_seq_number: int = 1,
+        offset: int = 0,
+        msg_flags: int = C.MQMF_NONE,
     ) -> str:
         """MQPUT one message; the result line names it and its deadline, or the reason code.
 
         ``label`` names the message in every view (else its data, if short, else its MsgId tag);
-        ``label="auto"`` gives it the next letter: A, B, C, …
+        ``label="auto"`` gives it the next letter: A, B, C, … ``group_id`` (bytes, a tag or 48
+        hex digits), ``msg_seq_number``, ``offset`` and ``msg_flags`` put it in a group or make
+        it a segment (a version-2 MD; the queue view draws the group as one).
         """
         kwargs = locals().copy()
         del kwargs["self"]
+        fields = GroupFields(
+            C.MQGI_NONE if group_id is None else parse_msg_id(group_id),
+            msg_seq_number,
+            offset,
+            msg_flags,
+        )
         with self._recorded("put", kwargs, 1):
             return self._put(
-                data, expiry, priority, report, reply_to_q, persistence, syncpoint, label
+                data, expiry, priority, report, reply_to_q, persistence, syncpoint, label, fields
             )
 
     def _put(
@@ -145,6 +158,7 @@ class WorkbenchModel:
         persistence: int,
         syncpoint: bool,
         label: str | None,
+        fields: GroupFields,
     ) -> str:
         payload = data.encode("utf-8") if isinstance(data, str) else data
         md = MD(
@@ -154,6 +168,10 @@ class WorkbenchModel:
             ReplyToQ=reply_to_q,
             Persistence=persistence,
         )
+        grouped = fields != NO_GROUP
+        if grouped:
+            md.Version = C.MQMD_VERSION_2
+            md.GroupId, md.MsgSeqNumber, md.Offset, md.MsgFlags = fields
         pmo = PMO(Options=C.MQPMO_SYNCPOINT if syncpoint else C.MQPMO_NO_SYNCPOINT)
         since = len(self.qm.events)
         try:
@@ -183,6 +201,8 @@ class WorkbenchModel:
             line += f" (CAPEXPRY lowered it to {put.expiry}, rule EXP-06)"
         if report:
             line += f", {v.name('Report')} {v.report(report)} to {reply_to_q}"
+        if grouped:
+            line += f", {detail(fields, v)}"
         if put is not None and put.expiry not in (None, C.MQEI_UNLIMITED):
             deadline = deadline_of(put.expiry, put.time_ms)
             line += f"; eligible for discard from {deadline / MS_PER_S:.1f} s"
@@ -226,7 +246,7 @@ class WorkbenchModel:
             raise ValueError(f"browse must be None, 'first' or 'next', got {browse!r}")
         if type(wait_ms) is not int or wait_ms < 0:
             raise ValueError(f"wait_ms must be a non-negative int (ms), got {wait_ms!r}")
-        md = MD()
+        md = MD(Version=C.MQMD_VERSION_2)  # the group fields come back, and no MQMDE (MD-07)
         match = C.MQMO_NONE
         if msg_id:
             md.MsgId = parse_msg_id(msg_id)
@@ -469,6 +489,9 @@ class WorkbenchModel:
             parts.append(f"{v.name('Report')} {v.report(md.Report)}")
         if md.BackoutCount:
             parts.append(f"{v.name('BackoutCount')} {md.BackoutCount}")
+        fields = GroupFields(md.GroupId, md.MsgSeqNumber, md.Offset, md.MsgFlags)
+        if fields != NO_GROUP:
+            parts.append(detail(fields, v))
         return ", ".join(parts)
 
     def _discards(self, since: int, matching: bool) -> str:

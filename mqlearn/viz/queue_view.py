@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 import anywidget
 import traitlets
 
+from mqlearn.viz.groups import with_detail
+from mqlearn.viz.names import Vocabulary
 from mqlearn.viz.rule_cards import rule_cards
 from mqlearn.viz.scene import TRAY_SIZE, chip, chips_in_order, narrate, queue_scene, steps
 
@@ -84,6 +86,7 @@ class QueueStage:
     def _tray(self, at_ms: int | None) -> list[dict[str, Any]]:
         """The latest discarded messages of the queue, from the log (so undo restores it)."""
         m = self.model
+        vocab = Vocabulary(m.qm.profile)
         found: list[dict[str, Any]] = []
         for e in reversed(m.qm.events):
             if at_ms is not None and e.time_ms > at_ms:
@@ -91,7 +94,9 @@ class QueueStage:
             if e.kind == "discard" and e.queue == m.queue and e.msg_seq is not None:
                 label = m.labels.of(e.msg_seq, e.msg_id)
                 gone = chip(e.msg_seq, label, 0, e.priority or 0, None, 0, "discarded")
-                found.append({**gone, "expiry": 0})
+                found.append(
+                    with_detail({**gone, "expiry": 0}, m.labels.group_of(e.msg_seq), vocab)
+                )
                 if len(found) == TRAY_SIZE:
                     break
         found.reverse()

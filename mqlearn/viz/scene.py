@@ -7,6 +7,10 @@ an exact count. A *transition* is the list of steps an MQI call or a clock move 
 the events it logged, each naming its message by ``msg_seq`` (docs/engine.md, "The event log"):
 a get or browse walks the chips in delivery order, discards the expired ones it meets, returns the
 first live one (or finds none) and stops; the expired chips behind the stop stay untouched.
+
+A message group or segmented message is drawn as one unit (:mod:`mqlearn.viz.groups`): a lane's
+``items`` (sent only when some message is in a unit) are what the lane draws, chips and units, while
+its ``chips`` stay the drawn chips in delivery order, the order a get walks them.
 """
 
 from __future__ import annotations
@@ -17,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, UNCOMMITTED_PUT
 from mqlearn.engine.rule_formulas import NEVER, is_expired
 from mqlearn.engine.rule_formulas import remaining_tenths as _remaining
+from mqlearn.viz.groups import GroupFields, arrange, group_fields, with_detail
 from mqlearn.viz.history import history
+from mqlearn.viz.names import Vocabulary
 
 if TYPE_CHECKING:
     from mqlearn.engine.events import Event
@@ -98,17 +104,22 @@ def queue_scene(
     event log). Counts (CURDEPTH, expired) are exact however many chips are folded."""
     local = qm.local(queue)
     now = qm.sim.now if at_ms is None else at_ms
+    vocab = Vocabulary(qm.profile)
+    grouped: list[GroupFields] = []  # the group fields of the messages on the queue then
     if at_ms is None:
         shown = _Shown(_lanes(qm, queue, local.store.top), now)
         for m in local.store.views():
+            fields = group_fields(m)
+            if fields is not None:
+                labels.note_group(m.seq, queue, m.put_ms, fields)
+                grouped.append(fields)
             if shown.room(m.lane):
                 state = _STATES[m.state]
                 if state == "live" and m.locker is not None:
                     state = "locked"
                 deadline = None if m.deadline == NEVER else m.deadline
-                shown.draw(
-                    chip(m.seq, labels.remember(m), m.lane, m.priority, deadline, now, state)
-                )
+                c = chip(m.seq, labels.remember(m), m.lane, m.priority, deadline, now, state)
+                shown.draw(with_detail(c, fields, vocab))
             else:
                 shown.fold(m.lane, is_expired(m.deadline, now))
         depth = local.store.depth
@@ -117,15 +128,20 @@ def queue_scene(
         # the lanes drawn do not shrink when messages leave: the highest lane the queue has used
         shown = _Shown(_lanes(qm, queue, max((life.lane for life in lives), default=0)), now)
         for life in lives:
+            fields = labels.group_of(life.seq)
+            if fields is not None:
+                grouped.append(fields)
             if shown.room(life.lane):
                 label = labels.of(life.seq, life.msg_id)
-                shown.draw(
-                    chip(life.seq, label, life.lane, life.priority, life.deadline, now, "live")
-                )
+                c = chip(life.seq, label, life.lane, life.priority, life.deadline, now, "live")
+                shown.draw(with_detail(c, fields, vocab))
             else:
                 shown.fold(life.lane, life.expired_at(now))
         depth = len(lives)
     lanes, more, expired = shown.lanes, shown.more, shown.expired
+    ordered = dict(sorted(lanes.items(), reverse=True))
+    known = grouped + labels.groups_seen(queue, at_ms) if grouped else []
+    items = arrange(ordered, grouped, known)
     return {
         "qmgr": qm.name,
         "queue": queue,
@@ -136,8 +152,13 @@ def queue_scene(
         "curdepth": depth,
         "expired": expired,
         "lanes": [
-            {"lane": lane, "chips": chips, "more": more.get(lane, {"count": 0, "expired": 0})}
-            for lane, chips in sorted(lanes.items(), reverse=True)
+            {
+                "lane": lane,
+                "chips": chips,
+                "more": more.get(lane, {"count": 0, "expired": 0}),
+                **({} if items is None else {"items": items[lane]}),
+            }
+            for lane, chips in ordered.items()
         ],
         "cursor": cursor,
         "tray": list(tray)[-TRAY_SIZE:],
@@ -149,12 +170,14 @@ def reply_box(qm: QueueManager, reply_q: str, labels: Labels) -> dict[str, Any]:
     """The reply queue as a small box of chips (reports arrive there)."""
     now = qm.sim.now
     store = qm.local(reply_q).store
+    vocab = Vocabulary(qm.profile)
     chips: list[dict[str, Any]] = []
     for m in store.views():
         if len(chips) == CHIPS_PER_LANE:
             break
         deadline = None if m.deadline == NEVER else m.deadline
-        chips.append(chip(m.seq, labels.remember(m), 0, m.priority, deadline, now, "report"))
+        c = chip(m.seq, labels.remember(m), 0, m.priority, deadline, now, "report")
+        chips.append(with_detail(c, group_fields(m), vocab))
     return {"queue": reply_q, "curdepth": store.depth, "chips": chips}
 
 

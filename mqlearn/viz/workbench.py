@@ -162,7 +162,9 @@ class Workbench(ControlPanel):
             button.layout = widgets.Layout(width="auto", min_width="4.5em")
 
         self.more = widgets.Accordion(children=[self._advanced()], selected_index=None)
-        self.more.set_title(0, "More MQI options: reports, syncpoint, locks, cursor, match, wait")
+        self.more.set_title(
+            0, "More MQI options: reports, syncpoint, groups, locks, cursor, match, wait"
+        )
         self.more.add_class("mq-more-options")
         # filled when first opened: a page loads no plotly (kernel or browser side) before
         self.chart_box = widgets.VBox()
@@ -213,8 +215,17 @@ class Workbench(ControlPanel):
         ):  # as wide as its column allows, up to what its longest option needs
             field.layout = widgets.Layout(width=_COLUMN_WIDE, max_width=width)
             field.style = {"description_width": "initial"}
-        for field in (self.reply_to, self.match_msg_id, self.match_correl_id):
-            field.layout = widgets.Layout(width=_COLUMN_WIDE, max_width="24em")
+        for field, width in (
+            (self.reply_to, "24em"),
+            (self.match_msg_id, "24em"),
+            (self.match_correl_id, "24em"),
+            (self.group_id, "24em"),
+            (self.msg_seq_number, "16em"),
+            (self.offset, "16em"),
+        ):
+            field.layout = widgets.Layout(width=_COLUMN_WIDE, max_width=width)
+        self.msg_flags.layout = widgets.Layout(width=_COLUMN_WIDE, max_width="34em")
+        self.msg_flags.style = {"description_width": "initial"}
         put = widgets.VBox(
             [
                 widgets.HTML("<b>MQPUT options</b>"),
@@ -223,6 +234,11 @@ class Workbench(ControlPanel):
                 self.reply_to,
                 self.persistence,
                 self.put_syncpoint,
+                widgets.HTML("<b>Group or segment</b> (a version-2 MD)"),
+                self.group_id,
+                self.msg_seq_number,
+                self.offset,
+                self.msg_flags,
             ],
             layout=_column(),
         )

@@ -12,7 +12,8 @@
 // the queue manager's number (msg_seq). The view plays the steps on the chips it shows now, then
 // draws the new scene. `shown` counts the steps revealed when the learner steps by hand.
 // Stable hooks (docs/views.md): every chip is an element `.mq-chip` with data-label, data-state,
-// data-lane and data-expiry.
+// data-lane and data-expiry. A message group or segmented message is one `.mq-group` around its
+// members' chips (the kernel decides which: a lane's `items`, mqlearn.viz.groups).
 
 const REDUCED = () =>
   typeof window.matchMedia === "function" &&
@@ -111,15 +112,49 @@ function makeChip(c) {
   node.dataset.lane = String(c.lane);
   node.dataset.expiry = String(c.expiry);
   if (c.embedded_expiry !== undefined) node.dataset.embeddedExpiry = String(c.embedded_expiry);
+  if (c.group !== undefined) {
+    node.dataset.group = c.group;
+    node.dataset.msgSeqNumber = String(c.msg_seq_number);
+    node.dataset.offset = String(c.offset);
+    node.dataset.msgFlags = String(c.msg_flags);
+  }
   node.appendChild(el("span", "mq-chip-glyph", GLYPH[c.state] || ""));
   node.appendChild(el("span", "mq-chip-label", c.label));
   node.appendChild(el("span", "mq-chip-expiry", expiryText(c)));
   const deadline = c.deadline_ms === null ? "never expires" : "deadline " + seconds(c.deadline_ms);
   node.title =
     `${c.label}: Priority ${c.priority}, Expiry ${expiryText(c)} tenths left, ${deadline}; ` +
-    (STATE_TEXT[c.state] || c.state);
+    (STATE_TEXT[c.state] || c.state) + (c.detail ? `; ${c.detail}` : "");
   node.dataset.sig = signature(c);
   return node;
+}
+
+// A group or segmented message (`u`: kind, key, title, members, folded) as one box around its
+// members in MsgSeqNumber, then Offset order; each member a chip of its own (or, in a group, a
+// segmented message's box). The box on screen for the same key is kept and patched.
+function groupNode(boxes, kept, u) {
+  let node = boxes.get(u.key);
+  if (node) {
+    boxes.delete(u.key); // one node, one place
+  } else {
+    node = el("div", "mq-group");
+    node.dataset.key = u.key;
+    node.append(el("span", "mq-group-label"), el("div", "mq-group-members"));
+  }
+  node.dataset.kind = u.kind;
+  node.dataset.present = String(u.present);
+  if (u.last_seq === undefined || u.last_seq === null) delete node.dataset.lastSeq;
+  else node.dataset.lastSeq = String(u.last_seq);
+  const label = u.folded ? `${u.title} · ${u.folded} more folded` : u.title;
+  setText(node.firstChild, label);
+  if (node.title !== label) node.title = label;
+  const members = u.members.map((m) => (m.members ? groupNode(boxes, kept, m) : reuse(kept, m)));
+  patchChildren(node.lastChild, members);
+  return node;
+}
+
+function laneItem(boxes, kept, item) {
+  return item.members ? groupNode(boxes, kept, item) : reuse(kept, item);
 }
 
 function setState(node, state) {
@@ -140,7 +175,7 @@ function keptChips(root) {
 }
 
 function signature(c) {
-  return [c.id, c.label, c.state, c.lane, c.expiry, c.priority, c.deadline_ms].join("|");
+  return [c.id, c.label, c.state, c.lane, c.expiry, c.priority, c.deadline_ms, c.detail].join("|");
 }
 
 function reuse(kept, c) {
@@ -230,9 +265,10 @@ function render(root, scene, transition) {
 
   const fifo = scene.msgdlvsq === "FIFO";
   const rows = new Map([...f.lanes.children].map((row) => [row.dataset.lane, row]));
+  const boxes = new Map([...f.lanes.querySelectorAll(".mq-group")].map((n) => [n.dataset.key, n]));
   const wantedRows = scene.lanes.map((lane) => {
     const row = laneRow(rows, lane, fifo);
-    const chips = lane.chips.map((c) => reuse(kept, c));
+    const chips = (lane.items || lane.chips).map((item) => laneItem(boxes, kept, item));
     if (lane.more.count) chips.push(moreNode(row, lane.more));
     row.dataset.empty = String(!chips.length); // collapsed: both trays stay on the screen
     patchChildren(row.lastChild, chips);
