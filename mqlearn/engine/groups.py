@@ -516,6 +516,15 @@ class Plan:
         return warning
 
 
+def needs_plan(handle: Queue, options: int) -> bool:
+    """Whether an MQGET concerns groups beyond following the message it returns: a group
+    option, or an earlier LOGICAL_ORDER get or browse on the handle (Table 2, 2259)."""
+    if options & GROUP_GET_OPTIONS:
+        return True
+    found = handle.groups
+    return found is not None and (found.get.logical or found.browse.logical)
+
+
 def plan(
     qm: QueueManagerPort, handle: Queue, store: LocalStore, md: MD, gmo: GMO, opts: GetOptions
 ) -> Plan:

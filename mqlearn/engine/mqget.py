@@ -93,7 +93,9 @@ def get(
         if sync == SYNC_DEFAULT:
             sync = SYNC_YES if qm.profile == "zos" else SYNC_NO
         plan = None  # groups and segments (issue 24): mqlearn.engine.groups decides
-        if opts.options & groups.GROUP_GET_OPTIONS or handle.groups is not None:
+        if (
+            opts.options & groups.GROUP_GET_OPTIONS or handle.groups is not None
+        ) and groups.needs_plan(handle, opts.options):  # a plain get never enters groups.py
             plan = groups.plan(qm, handle, local.store, md, gmo, opts)
         record = _find(qm, handle, local, md, opts, plan)
         if record is None:
@@ -149,7 +151,9 @@ def get(
                 qm.log(local.name, "get", part)
     if plan is not None:  # groups: the handle's position; a warning from IBM's Table 2
         warning = warning or plan.done(record)
-    elif record[EXTRA] is not None:
+    elif handle.groups is not None or (
+        record[EXTRA] is not None and field(record, "MsgFlags", 0)
+    ):  # a message in a group or a segment: the handle's position follows it
         groups.after_plain_get(handle, record, bool(opts.browse))
     if gmo is not _NO_GMO and gmo.Version >= C.MQGMO_VERSION_2:
         groups.set_status(gmo, record, qm.profile)

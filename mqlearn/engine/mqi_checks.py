@@ -413,7 +413,18 @@ class GetOptions(NamedTuple):
     sync: int  # SYNC_NO, SYNC_YES, SYNC_IF_PERSISTENT or SYNC_DEFAULT (the platform's)
 
 
-_GMO_KEYS = frozenset({"Options", "WaitInterval", "MatchOptions", "Version"})
+# the fields a cached decoding depends on, and the output fields a get writes (ignored here)
+_GMO_KEYS = frozenset(
+    {
+        "Options",
+        "WaitInterval",
+        "MatchOptions",
+        "Version",
+        "GroupStatus",
+        "SegmentStatus",
+        "Segmentation",
+    }
+)
 _GMO_CACHE: dict[tuple[object, ...], GetOptions] = {}
 _GMO_OPTIONS_CACHE: dict[int, GetOptions] = {}  # GMOs that set Options only, by its value
 
