@@ -669,7 +669,7 @@ def test_exp30_complete_msg_skips_a_logical_message_with_an_expired_segment(prof
 def test_md10_a_publication_cannot_be_in_a_group_2417(profile: str) -> None:
     """IBM, "Message groups": grouped or segmented messages cannot be put to a topic; the
     publication fails with MQRC_MSG_NOT_ALLOWED_IN_GROUP and no subscriber gets a copy."""
-    qm, q = setup(profile)
+    qm, _q = setup(profile)
     qm.define_sub("SUB.A", topicstr="prices/a", dest=APP_Q)
     for flags in (MIG, LMIG, SEG, LSEG):
         with raises_reason(C.MQRC_MSG_NOT_ALLOWED_IN_GROUP):
