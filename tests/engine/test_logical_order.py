@@ -676,3 +676,79 @@ def test_md10_a_publication_cannot_be_in_a_group_2417(profile: str) -> None:
             qm.publish("prices/a", b"x", mq.MD(Version=2, MsgFlags=flags))
     qm.publish("prices/a", b"ok", mq.MD(Version=2), mq.PMO(Options=C.MQPMO_NO_SYNCPOINT))
     assert qm.curdepth(APP_Q) == 1
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_md11_a_logical_get_waits_for_the_groups_next_message(profile: str) -> None:
+    """MQGMO_WAIT with a current group waits (on the virtual clock) for its next message, not for
+    any message: a plain message arriving first does not end the wait."""
+    qm, q = setup(profile)
+    g = group(40)
+    xput(q, b"g1", g, 1, 0, MIG)
+    qm.sim.schedule(2_000, lambda: plain(q, b"plain"))
+    qm.sim.schedule(5_000, lambda: xput(q, b"g2", g, 2, 0, LMIG))
+    assert lget(q)[0] == b"g1"
+    data, _, _ = lget(q, LOGICAL_GET | C.MQGMO_WAIT, WaitInterval=10_000)
+    assert (data, qm.sim.now) == (b"g2", 5_000)
+    assert lget(q)[0] == b"plain"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_exp30_a_logical_browse_discards_the_expired_next_member(profile: str) -> None:
+    """A browse would have returned the member too (EXP-21): it is discarded, the browse gives
+    2033, and the messages browsed stay."""
+    qm, q = group_with_short_member(profile, 2)
+    assert lget(q, C.MQGMO_BROWSE_FIRST | C.MQGMO_LOGICAL_ORDER)[0] == b"G1"
+    with raises_reason(C.MQRC_NO_MSG_AVAILABLE):
+        lget(q, C.MQGMO_BROWSE_NEXT | C.MQGMO_LOGICAL_ORDER)
+    assert (qm.curdepth(APP_Q), qm.curdepth(REPLY_Q)) == (3, 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sizes=st.lists(st.integers(min_value=1, max_value=4), min_size=1, max_size=4),
+    data=st.data(),
+)
+def test_md11_exp30_property_all_msgs_available_returns_exactly_the_whole_groups(
+    sizes: list[int], data: st.DataObject
+) -> None:
+    """Groups put in a random physical order, some missing a member and some with an expired
+    one: gets in logical order with MQGMO_ALL_MSGS_AVAILABLE return exactly the groups that are
+    whole and live, each in MsgSeqNumber order, groups in the order of their first messages;
+    nothing of the other groups is got or discarded (the oracle is the test's own bookkeeping)."""
+    qm = new_qm()
+    qm.define_qlocal(APP_Q)
+    q = mq.Queue(qm, APP_Q)
+    members = [(g, seq) for g, n in enumerate(sizes) for seq in range(1, n + 1)]
+    order = data.draw(st.permutations(members))
+    missing = data.draw(st.sets(st.sampled_from(members), max_size=2))
+    short = data.draw(st.sets(st.sampled_from(members), max_size=2))
+    put_at: dict[int, int] = {}
+    for position, (g, seq) in enumerate(order):
+        if (g, seq) in missing:
+            continue
+        md = mq.MD(
+            Version=2,
+            GroupId=group(g),
+            MsgSeqNumber=seq,
+            MsgFlags=LMIG if seq == sizes[g] else MIG,
+            Expiry=10 if (g, seq) in short else -1,
+        )
+        q.put(b"%d.%d" % (g, seq), md, mq.PMO(Options=C.MQPMO_NO_SYNCPOINT))
+        if seq == 1:
+            put_at[g] = position
+    qm.sim.advance(seconds=2)
+    whole = [
+        g
+        for g, n in enumerate(sizes)
+        if not any((g, s) in missing or (g, s) in short for s in range(1, n + 1))
+    ]
+    expected = [
+        b"%d.%d" % (g, s)
+        for g in sorted(whole, key=put_at.__getitem__)
+        for s in range(1, sizes[g] + 1)
+    ]
+    depth = qm.curdepth(APP_Q)
+    got = drain(q, LOGICAL_GET | C.MQGMO_ALL_MSGS_AVAILABLE)
+    assert got == expected
+    assert qm.curdepth(APP_Q) == depth - len(expected), "nothing else got or discarded"
