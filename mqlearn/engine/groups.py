@@ -185,8 +185,8 @@ def put(
             md.GroupId, md.MsgSeqNumber, md.Offset = _logical_values(position, md.MsgFlags)
             pmo = pmo.copy() if pmo is not None else PMO()
             pmo.Options &= ~C.MQPMO_LOGICAL_ORDER
-        elif position.logical:
-            warning = position.incomplete()  # Table 2: MQCC_WARNING, the put is made
+        elif position.logical and position.current:
+            warning = _put_outcome(qm, name, position, md, syncpoint)  # Table 2: a warning
         reason = qm.put(name, data, md, pmo)
     except MQMIError:
         if logical:
@@ -207,6 +207,23 @@ def put(
         position.reset()  # a version-1 MD: no group, no segment
         position.used = True
     return reason or warning
+
+
+def _put_outcome(qm: QueueManager, name: str, position: Position, md: MD, syncpoint: bool) -> int:
+    """IBM's Table 2 for a put without MQPMO_LOGICAL_ORDER after one with it, a group or logical
+    message current: 0 when the put is what logical order would have put next; otherwise the
+    reason logical order would have failed with (2241, 2242, 2185, 2245), or 2241/2242 when only
+    GroupId, MsgSeqNumber or Offset differ, as a warning: the put is made."""
+    if type(md) is not MD or md.Version < C.MQMD_VERSION_2:
+        return position.incomplete()
+    try:
+        _check_continuation(qm, name, position, md, syncpoint)
+        expected = _logical_values(position, md.MsgFlags)
+    except MQMIError as error:
+        return error.reason
+    if expected[0] == GI_NONE or (md.GroupId, md.MsgSeqNumber, md.Offset) != expected:
+        return position.incomplete()
+    return 0
 
 
 def _put_syncpoint(qm: QueueManager, pmo: PMO | None) -> bool:
@@ -495,12 +512,16 @@ class Plan:
 
     def done(self, shown: Record) -> int:
         """Update the handle's position after the message was returned; the warning reason of
-        a get without LOGICAL_ORDER that leaves a group unterminated (IBM's Table 2)."""
+        a get without LOGICAL_ORDER, after one with it, that is not the current group's next
+        message (2241, 2242) or not got as its first was (2245): IBM's Table 2 and 2245 page."""
         position = self.position
         warning = 0
-        if not self.logical and not self.browse and position.logical:
-            warning = position.incomplete()
         group, seq, offset, flags, length = message_fields(shown)
+        if not self.logical and not self.browse and position.logical and position.current:
+            if group != position.group_id or (seq, offset) != self.target():
+                warning = position.incomplete()  # not the group's next message
+            elif self._syncpoint(shown) != position.syncpoint:
+                warning = C.MQRC_INCONSISTENT_UOW
         position.advance(
             group,
             seq,

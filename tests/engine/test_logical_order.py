@@ -236,6 +236,22 @@ def test_md10_a_put_without_logical_order_inside_a_group_warns_and_is_made(profi
 
 
 @pytest.mark.parametrize("profile", PROFILES)
+def test_md10_a_put_without_logical_order_that_continues_the_group_is_ok(profile: str) -> None:
+    """Table 2 warns only of a call "not consistent with" the information kept: a put that sets
+    the fields logical order would have used completes with MQCC_OK, the group goes on; one that
+    continues it outside the unit of work its first message was put in warns with 2245."""
+    _qm, q = setup(profile)
+    first = lput(q, b"g1", MIG)
+    md = mq.MD(Version=2, GroupId=first.GroupId, MsgSeqNumber=2, MsgFlags=MIG)
+    q.put(b"g2", md, mq.PMO(Options=C.MQPMO_NO_SYNCPOINT))
+    assert (q.last_comp, q.last_reason) == (C.MQCC_OK, C.MQRC_NONE)
+    lput(q, b"g3", MIG, options=C.MQPMO_LOGICAL_ORDER | C.MQPMO_NO_SYNCPOINT)
+    md = mq.MD(Version=2, GroupId=first.GroupId, MsgSeqNumber=4, MsgFlags=LMIG)
+    q.put(b"g4", md, mq.PMO(Options=C.MQPMO_SYNCPOINT))
+    assert (q.last_comp, q.last_reason) == (C.MQCC_WARNING, C.MQRC_INCONSISTENT_UOW)
+
+
+@pytest.mark.parametrize("profile", PROFILES)
 def test_md10_close_with_an_unterminated_group_or_message_warns(profile: str) -> None:
     """MQCLOSE: MQCC_WARNING 2241 / 2242 when logical-order puts left a group or logical message
     unterminated; the handle is closed all the same."""
@@ -752,3 +768,20 @@ def test_md11_exp30_property_all_msgs_available_returns_exactly_the_whole_groups
     got = drain(q, LOGICAL_GET | C.MQGMO_ALL_MSGS_AVAILABLE)
     assert got == expected
     assert qm.curdepth(APP_Q) == depth - len(expected), "nothing else got or discarded"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_md11_a_get_without_logical_order_of_the_groups_next_message_is_ok(profile: str) -> None:
+    """Table 2 for MQGET warns of a get "not consistent with" the information kept: getting the
+    group's next message by its GroupId and MsgSeqNumber without logical order completes with
+    MQCC_OK, and logical order goes on from it."""
+    _qm, q = setup(profile)
+    ids = ibm_figure(q)
+    lget(q)
+    lget(q)  # Y1
+    md = mq.MD(Version=2, GroupId=ids["Y"], MsgSeqNumber=2)
+    match = C.MQMO_MATCH_GROUP_ID | C.MQMO_MATCH_MSG_SEQ_NUMBER
+    gmo = mq.GMO(Version=2, Options=C.MQGMO_NO_SYNCPOINT, MatchOptions=match)
+    assert q.get(None, md, gmo) == b"Y2"
+    assert (q.last_comp, q.last_reason) == (C.MQCC_OK, C.MQRC_NONE)
+    assert lget(q)[0] == b"Y3a"
