@@ -48,3 +48,32 @@ def test_md10_md11_a_group_put_and_got_in_logical_order(lib: ModuleType) -> None
             break
     assert bodies == [b"one", b"two", b"three"]
     queue.close()
+
+
+@pytest.mark.parametrize("lib", [pymqi, ibmmq], ids=["pymqi", "ibmmq"])
+def test_md10_md11_warnings_raise_as_the_libraries_raise_them(lib: ModuleType) -> None:
+    """The libraries raise MQMIError for MQCC_WARNING too: a get without logical order in the
+    middle of a group that returns another message (2241), and MQCLOSE of a handle whose
+    logical-order puts left a group unterminated (2241). The handle is closed all the same."""
+    qmgr = lib.connect("QM1", "DEV.APP.SVRCONN", "localhost(1414)", "app", "passw0rd")
+    queue = lib.Queue(qmgr, "DEV.QUEUE.1", C.MQOO_INPUT_AS_Q_DEF | C.MQOO_OUTPUT)
+    other = lib.Queue(qmgr, "DEV.QUEUE.1", C.MQOO_OUTPUT)
+    pmo = lib.PMO(Options=C.MQPMO_LOGICAL_ORDER | C.MQPMO_NO_SYNCPOINT)
+    queue.put(b"a1", lib.MD(Version=C.MQMD_VERSION_2, MsgFlags=C.MQMF_MSG_IN_GROUP), pmo)
+    other.put(b"x", lib.MD(), lib.PMO(Options=C.MQPMO_NO_SYNCPOINT))
+    last = C.MQMF_LAST_MSG_IN_GROUP
+    queue.put(b"a2", lib.MD(Version=C.MQMD_VERSION_2, MsgFlags=last), pmo)
+    queue.put(b"b1", lib.MD(Version=C.MQMD_VERSION_2, MsgFlags=C.MQMF_MSG_IN_GROUP), pmo)
+    logical = lib.GMO(
+        Version=C.MQGMO_VERSION_2,
+        Options=C.MQGMO_LOGICAL_ORDER | C.MQGMO_NO_SYNCPOINT,
+        MatchOptions=C.MQMO_NONE,
+    )
+    assert queue.get(None, lib.MD(Version=C.MQMD_VERSION_2), logical) == b"a1"
+    plain = lib.GMO(Version=C.MQGMO_VERSION_2, Options=C.MQGMO_NO_SYNCPOINT)
+    with pytest.raises(lib.MQMIError) as got:
+        queue.get(None, lib.MD(Version=C.MQMD_VERSION_2), plain)
+    assert (got.value.comp, got.value.reason) == (C.MQCC_WARNING, C.MQRC_INCOMPLETE_GROUP)
+    with pytest.raises(lib.MQMIError) as closed:
+        queue.close()
+    assert (closed.value.comp, closed.value.reason) == (C.MQCC_WARNING, C.MQRC_INCOMPLETE_GROUP)
