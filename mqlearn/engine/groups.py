@@ -486,7 +486,8 @@ class Plan:
                 + " a unit of work; every message of it must be got the same way",
             )
         parts = [record]
-        if self.options & COMPLETE and _flags(record) & A_SEGMENT and not position.in_msg:
+        reassemble = not (self.logical and position.in_msg)  # else: the next segment alone
+        if self.options & COMPLETE and _flags(record) & A_SEGMENT and reassemble:
             parts = Completeness(self.store, self.handle, self.qm.sim.now).segments(record)
             if (
                 not self.browse

@@ -785,3 +785,17 @@ def test_md11_a_get_without_logical_order_of_the_groups_next_message_is_ok(profi
     assert q.get(None, md, gmo) == b"Y2"
     assert (q.last_comp, q.last_reason) == (C.MQCC_OK, C.MQRC_NONE)
     assert lget(q)[0] == b"Y3a"
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_md11_complete_msg_after_segment_gets_without_logical_order(profile: str) -> None:
+    """Segments got one by one without logical order leave the handle inside a logical
+    message; a later MQGMO_COMPLETE_MSG get (no logical order) still reassembles a whole one."""
+    qm, q = setup(profile)
+    s, t = group(50), group(51)
+    xput(q, b"ab", s, 1, 0, SEG)
+    xput(q, b"cd", t, 1, 0, SEG)
+    xput(q, b"ef", t, 1, 2, LSEG)
+    assert lget(q, C.MQGMO_NO_SYNCPOINT)[0] == b"ab"  # s's first segment: s is current
+    assert lget(q, C.MQGMO_COMPLETE_MSG | C.MQGMO_NO_SYNCPOINT)[0] == b"cdef"
+    assert qm.curdepth(APP_Q) == 0
