@@ -11,6 +11,7 @@ MDOLN) and the reason-code pages 2241, 2242, 2245, 2247, 2250-2253, 2255-2257 an
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -798,4 +799,40 @@ def test_md11_complete_msg_after_segment_gets_without_logical_order(profile: str
     xput(q, b"ef", t, 1, 2, LSEG)
     assert lget(q, C.MQGMO_NO_SYNCPOINT)[0] == b"ab"  # s's first segment: s is current
     assert lget(q, C.MQGMO_COMPLETE_MSG | C.MQGMO_NO_SYNCPOINT)[0] == b"cdef"
+    assert qm.curdepth(APP_Q) == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    bodies=st.lists(st.binary(min_size=1, max_size=40), min_size=1, max_size=3),
+    data=st.data(),
+)
+def test_md10_md11_property_segments_put_in_logical_order_reassemble_to_the_original(
+    bodies: list[bytes], data: st.DataObject
+) -> None:
+    """Each body is cut at random points into segments, put in logical order through its own
+    handle (the puts of the handles interleaved at random); gets with MQGMO_COMPLETE_MSG return
+    the original bodies, in the order their first segments were put, and empty the queue."""
+    qm = new_qm()
+    qm.define_qlocal(APP_Q)
+    pieces: list[list[bytes]] = []
+    for body in bodies:
+        cuts = (
+            sorted(data.draw(st.sets(st.integers(1, len(body) - 1), max_size=4)))
+            if len(body) > 1
+            else []
+        )
+        edges = [0, *cuts, len(body)]
+        pieces.append([body[a:b] for a, b in pairwise(edges)])
+    handles = [mq.Queue(qm, APP_Q) for _ in bodies]
+    left = [list(p) for p in pieces]
+    first_put: list[int] = []
+    while any(left):
+        i = data.draw(st.sampled_from([k for k, rest in enumerate(left) if rest]))
+        if len(left[i]) == len(pieces[i]):
+            first_put.append(i)
+        piece = left[i].pop(0)
+        lput(handles[i], piece, LSEG if not left[i] else SEG)
+    got = drain(mq.Queue(qm, APP_Q), C.MQGMO_COMPLETE_MSG | C.MQGMO_NO_SYNCPOINT)
+    assert got == [bodies[i] for i in first_put]
     assert qm.curdepth(APP_Q) == 0
