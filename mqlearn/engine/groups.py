@@ -43,6 +43,7 @@ from mqlearn.mqi.structs import GMO, MD, PMO
 
 if TYPE_CHECKING:
     from mqlearn.engine.handle import Queue
+    from mqlearn.engine.objects import QLocal
     from mqlearn.engine.ports import QueueManagerPort
     from mqlearn.engine.qmgr import QueueManager
     from mqlearn.engine.store import LocalStore
@@ -301,11 +302,12 @@ def _logical_values(position: Position, flags: int) -> tuple[bytes, int, int]:
     return GI_NONE, 1, 0  # a new group id when a grouping flag is set (stored_group_id)
 
 
-def check_put_fields(md: MD, length: int) -> None:
+def check_put_fields(md: MD, length: int, groupid_index: bool = False) -> None:
     """The checks every MQPUT/MQPUT1 with a version-2 MD (or an MQMDE) makes on the group and
     segment fields: MsgSeqNumber 1..999 999 999 (2250), Offset 0..999 999 999 (2251), a segment
     that is not the last has data (2253), a report that is a segment has a sensible
-    OriginalLength (2252)."""
+    OriginalLength (2252); ``groupid_index``: the queue is a z/OS queue with INDXTYPE(GROUPID),
+    which takes no segments (2365)."""
     if not MAX_SEQ >= md.MsgSeqNumber >= 1:
         raise fail(C.MQRC_MSG_SEQ_NUMBER_ERROR, f"MsgSeqNumber {md.MsgSeqNumber}: 1..999999999")
     if not MAX_OFFSET >= md.Offset >= 0:
@@ -320,6 +322,11 @@ def check_put_fields(md: MD, length: int) -> None:
                 C.MQRC_ORIGINAL_LENGTH_ERROR,
                 f"OriginalLength {md.OriginalLength} of a report that is a segment",
             )
+    if groupid_index and (flags & A_SEGMENT or md.Offset):
+        raise fail(
+            C.MQRC_SEGMENTS_NOT_SUPPORTED,
+            "a queue with INDXTYPE(GROUPID) takes no segments (z/OS)",
+        )
 
 
 def needs_group_id(extra: dict[str, Any] | None) -> bool:
@@ -342,11 +349,12 @@ class Plan:
         self,
         qm: QueueManagerPort,
         handle: Queue,
-        store: LocalStore,
+        local: QLocal,
         md: MD,
         opts: GetOptions,
     ) -> None:
-        self.qm, self.handle, self.store, self.md = qm, handle, store, md
+        self.qm, self.handle, self.local, self.md = qm, handle, local, md
+        self.store: LocalStore = local.store
         self.options = opts.options
         self.logical = bool(opts.options & LOGICAL)
         self.browse = bool(opts.browse)
@@ -360,6 +368,13 @@ class Plan:
     # before the search
     def check(self, opts: GetOptions, gmo: GMO) -> None:
         position = self.position
+        zos = self.qm.profile == "zos"
+        if self.options & GROUP_GET_OPTIONS and zos and self.local.indxtype != "GROUPID":
+            raise fail(
+                C.MQRC_Q_INDEX_TYPE_ERROR,
+                f"{self.local.name} is not indexed by GroupId: logical order and the "
+                "whole-group options need INDXTYPE(GROUPID) on z/OS",
+            )
         if self.logical:
             if gmo.Version < C.MQGMO_VERSION_2:
                 raise fail(C.MQRC_WRONG_GMO_VERSION, "MQGMO_LOGICAL_ORDER needs a version-2 MQGMO")
@@ -548,10 +563,10 @@ def needs_plan(handle: Queue, options: int) -> bool:
 
 
 def plan(
-    qm: QueueManagerPort, handle: Queue, store: LocalStore, md: MD, gmo: GMO, opts: GetOptions
+    qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, gmo: GMO, opts: GetOptions
 ) -> Plan:
     """The group side of one MQGET (rule MD-11); raises the reason codes of its checks."""
-    made = Plan(qm, handle, store, md, opts)
+    made = Plan(qm, handle, local, md, opts)
     made.check(opts, gmo)
     return made
 

@@ -96,7 +96,7 @@ def get(
         if (
             opts.options & groups.GROUP_GET_OPTIONS or handle.groups is not None
         ) and groups.needs_plan(handle, opts.options):  # a plain get never enters groups.py
-            plan = groups.plan(qm, handle, local.store, md, gmo, opts)
+            plan = groups.plan(qm, handle, local, md, gmo, opts)
         record = _find(qm, handle, local, md, opts, plan)
         if record is None:
             record = _wait(qm, handle, local, md, opts, plan)

@@ -319,7 +319,8 @@ class QueueManager(Definitions):
                 expiry, priority = md.Expiry, md.Priority
                 stored_md, data = putter_mqmde(md, data, self.ccsid)  # rule MD-09
                 if stored_md.Version >= 2:  # group and segment fields (rule MD-10)
-                    groups.check_put_fields(stored_md, len(data))
+                    indexed = self.profile == "zos" and route.local.indxtype == "GROUPID"
+                    groups.check_put_fields(stored_md, len(data), indexed)
                 extra = carried_fields(stored_md, len(data))
             self.check_room(route)
             if route.direct_xmit and stored_md.Format == _XQH:

@@ -23,6 +23,9 @@ from mqlearn import CMQC as C
 from tests.engine.helpers import APP_Q, REPLY_Q, new_qm, raises_reason
 
 PROFILES = ["distributed", "zos", "ibmi"]
+# z/OS segments no messages and takes none on a queue indexed by GroupId, which its logical-order
+# and whole-group gets need (2365, 2394): segment tests run on the other two, and z/OS has its own
+SEGMENT_PROFILES = ["distributed", "ibmi"]
 MIG, LMIG = C.MQMF_MSG_IN_GROUP, C.MQMF_LAST_MSG_IN_GROUP
 SEG, LSEG = C.MQMF_SEGMENT, C.MQMF_LAST_SEGMENT
 LOGICAL_PUT = C.MQPMO_LOGICAL_ORDER | C.MQPMO_NO_SYNCPOINT
@@ -31,7 +34,11 @@ NONE_GROUP = C.MQGI_NONE
 
 
 def setup(profile: str = "distributed", **queue: Any) -> tuple[mq.QueueManager, mq.Queue]:
+    """APP.IN and the reply queue; on z/OS APP.IN is INDXTYPE(GROUPID), as logical-order gets
+    need there (2394)."""
     qm = new_qm(profile=profile)
+    if profile == "zos":
+        queue.setdefault("indxtype", "GROUPID")
     qm.define_qlocal(APP_Q, **queue)
     qm.define_qlocal(REPLY_Q)
     return qm, mq.Queue(qm, APP_Q)
@@ -100,7 +107,7 @@ def test_md10_logical_order_generates_a_group_id_and_numbers_the_group(profile: 
     assert stored == [(first, 1, MIG), (first, 2, MIG), (first, 3, last), (second.GroupId, 1, last)]
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", SEGMENT_PROFILES)
 def test_md10_ibm_example_group_of_segmented_messages(profile: str) -> None:
     """IBM's "Application segmentation of logical messages": four logical messages, all but the
     third segmented by the application; Offset runs on by each segment's data length."""
@@ -150,8 +157,8 @@ def test_md10_mqgi_none_with_a_group_flag_gets_a_new_group_id_without_logical_or
     kept = mq.MD(Version=2, MsgFlags=LMIG, GroupId=md.GroupId, MsgSeqNumber=2)
     q.put(b"second", kept)
     assert kept.GroupId == md.GroupId
-    by_put1 = mq.MD(Version=2, MsgFlags=SEG)
-    qm.put1(APP_Q, b"segment", by_put1)
+    by_put1 = mq.MD(Version=2, MsgFlags=LMIG)
+    qm.put1(APP_Q, b"a group of one", by_put1)
     assert by_put1.GroupId not in (NONE_GROUP, md.GroupId)
 
 
@@ -172,7 +179,7 @@ def test_md10_a_message_outside_the_current_group_fails_2241_and_the_group_goes_
     assert (last.GroupId, last.MsgSeqNumber) == (first.GroupId, 2)
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", SEGMENT_PROFILES)
 def test_md10_a_current_logical_message_fails_2242_in_preference(profile: str) -> None:
     """MQRC_INCOMPLETE_MSG: a message that is not a segment, or whose MQMF_MSG_IN_GROUP or
     MQMF_LAST_MSG_IN_GROUP setting differs from the previous segment's; 2242 is preferred to
@@ -222,7 +229,7 @@ def test_md10_logical_order_needs_a_queue_handle_and_a_version_2_md(profile: str
     assert qm.curdepth(APP_Q) == 0
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", SEGMENT_PROFILES)
 def test_md10_a_put_without_logical_order_inside_a_group_warns_and_is_made(profile: str) -> None:
     """IBM's Table 2: MQPUT without MQPMO_LOGICAL_ORDER after one with it, a group unterminated:
     MQCC_WARNING with 2241 (2242 with a segment current), and the message is put."""
@@ -256,7 +263,8 @@ def test_md10_a_put_without_logical_order_that_continues_the_group_is_ok(profile
 def test_md10_close_with_an_unterminated_group_or_message_warns(profile: str) -> None:
     """MQCLOSE: MQCC_WARNING 2241 / 2242 when logical-order puts left a group or logical message
     unterminated; the handle is closed all the same."""
-    for flags, reason in ((MIG, C.MQRC_INCOMPLETE_GROUP), (MIG | SEG, C.MQRC_INCOMPLETE_MSG)):
+    cases = [(MIG, C.MQRC_INCOMPLETE_GROUP), (MIG | SEG, C.MQRC_INCOMPLETE_MSG)]
+    for flags, reason in cases[: 1 if profile == "zos" else 2]:  # z/OS: no segments here
         _qm, q = setup(profile)
         lput(q, b"x", flags)
         with pytest.warns(mq.MQWarning):
@@ -308,16 +316,21 @@ def test_md10_a_failed_put_changes_neither_the_md_nor_the_numbering(profile: str
 
 
 # -- MD-11: MQGMO_LOGICAL_ORDER and the group options on get ----------------------------------------
-def ibm_figure(q: mq.Queue) -> dict[str, bytes]:
+def ibm_figure(q: mq.Queue, profile: str) -> dict[str, bytes]:
     """The physical order of IBM's "Logical and physical ordering", figure 2: A, Y1, Z2, Y2,
-    Y3 segment 1, Y3 segment 2 (last), Z1, B."""
+    Y3 segment 1, Y3 segment 2 (last), Z1, B. On z/OS (no segments on a queue indexed by
+    GroupId) Y3a and Y3b are Y's logical messages 3 and 4 instead: the same order."""
     y, z = group(25), group(26)
     plain(q, b"A")
     xput(q, b"Y1", y, 1, 0, MIG)
     xput(q, b"Z2", z, 2, 0, LMIG)
     xput(q, b"Y2", y, 2, 0, MIG)
-    xput(q, b"Y3a", y, 3, 0, LMIG | SEG)
-    xput(q, b"Y3b", y, 3, 3, LMIG | LSEG)
+    if profile == "zos":
+        xput(q, b"Y3a", y, 3, 0, MIG)
+        xput(q, b"Y3b", y, 4, 0, LMIG)
+    else:
+        xput(q, b"Y3a", y, 3, 0, LMIG | SEG)
+        xput(q, b"Y3b", y, 3, 3, LMIG | LSEG)
     xput(q, b"Z1", z, 1, 0, MIG)
     plain(q, b"B")
     return {"Y": y, "Z": z}
@@ -328,14 +341,15 @@ def test_md11_logical_order_returns_ibms_figure_in_logical_order(profile: str) -
     """Figure 1 of "Logical and physical ordering": A, Y1, Y2, Y3 (two segments), Z1, Z2, B;
     GroupStatus and SegmentStatus echo the flags (z/OS: never a segment)."""
     _qm, q = setup(profile)
-    ibm_figure(q)
+    ibm_figure(q, profile)
     seen = []
     for _ in range(8):
         data, _md, gmo = lget(q)
         seen.append((data, gmo.GroupStatus, gmo.SegmentStatus))
     assert [s[0] for s in seen] == [b"A", b"Y1", b"Y2", b"Y3a", b"Y3b", b"Z1", b"Z2", b"B"]
     group_status = [s[1] for s in seen]
-    assert group_status == [" ", "G", "G", "L", "L", "G", "L", " "]
+    y3a = "G" if profile == "zos" else "L"
+    assert group_status == [" ", "G", "G", y3a, "L", "G", "L", " "]
     segment_status = [s[2] for s in seen]
     if profile == "zos":
         assert set(segment_status) == {" "}
@@ -348,7 +362,7 @@ def test_md11_logical_order_returns_ibms_figure_in_logical_order(profile: str) -
 @pytest.mark.parametrize("profile", PROFILES)
 def test_md11_without_logical_order_gets_follow_the_physical_order(profile: str) -> None:
     _qm, q = setup(profile)
-    ibm_figure(q)
+    ibm_figure(q, profile)
     physical = drain(q, C.MQGMO_NO_SYNCPOINT)
     assert physical == [b"A", b"Y1", b"Z2", b"Y2", b"Y3a", b"Y3b", b"Z1", b"B"]
 
@@ -359,7 +373,7 @@ def test_md11_browse_in_logical_order_keeps_its_own_position(profile: str) -> No
     in logical order starts from the beginning (separate information); BROWSE_NEXT that
     disagrees with the previous browse about logical order fails with 2259."""
     qm, q = setup(profile)
-    ibm_figure(q)
+    ibm_figure(q, profile)
     browsed = [lget(q, C.MQGMO_BROWSE_FIRST | C.MQGMO_LOGICAL_ORDER)[0]]
     browsed += [lget(q, C.MQGMO_BROWSE_NEXT | C.MQGMO_LOGICAL_ORDER)[0] for _ in range(3)]
     assert browsed == [b"A", b"Y1", b"Y2", b"Y3a"]
@@ -393,7 +407,7 @@ def test_md11_a_current_group_ignores_msgid_but_not_a_different_group_id(profile
     """While a group is current the call looks for its next message whatever the MsgId (a null
     one matches); a GroupId to match that is not the group's fails with 2247."""
     _qm, q = setup(profile)
-    ibm_figure(q)
+    ibm_figure(q, profile)
     lget(q)
     lget(q)  # Y1: group Y current
     md = mq.MD(Version=2, GroupId=group(26))
@@ -410,7 +424,7 @@ def test_md11_match_options_choose_the_group_when_none_is_current(profile: str) 
     """No current group: MQMO_MATCH_GROUP_ID selects the group, and logical order starts it at
     MsgSeqNumber 1 however it lies on the queue."""
     _qm, q = setup(profile)
-    ids = ibm_figure(q)
+    ids = ibm_figure(q, profile)
     md = mq.MD(Version=2, GroupId=ids["Z"])
     gmo = mq.GMO(Version=2, Options=LOGICAL_GET, MatchOptions=C.MQMO_MATCH_GROUP_ID)
     assert q.get(None, md, gmo) == b"Z1"
@@ -422,7 +436,7 @@ def test_md11_a_get_without_logical_order_mid_group_warns_2241(profile: str) -> 
     """IBM's Table 2 for MQGET: the message is returned with MQCC_WARNING 2241 (2242 inside a
     logical message); MQCLOSE of a handle left mid-group warns too."""
     _qm, q = setup(profile)
-    ibm_figure(q)
+    ibm_figure(q, profile)
     lget(q)
     lget(q)  # Y1
     data, _md, _gmo = lget(q, C.MQGMO_NO_SYNCPOINT)
@@ -485,7 +499,7 @@ def test_md11_all_msgs_available_waits_for_the_whole_group(profile: str) -> None
     assert drain(q, options) == [b"Y1", b"Y2", b"Y3"]
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", SEGMENT_PROFILES)
 def test_md11_all_segments_available_waits_for_the_whole_logical_message(profile: str) -> None:
     """MQGMO_ALL_SEGMENTS_AVAILABLE with logical order (IBM's usage): nothing of a logical
     message until every segment is there; then its segments in Offset order."""
@@ -499,7 +513,7 @@ def test_md11_all_segments_available_waits_for_the_whole_logical_message(profile
     assert drain(q, options) == [b"abc", b"de"]
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", SEGMENT_PROFILES)
 def test_md11_complete_msg_reassembles_the_segments(profile: str) -> None:
     """ "Reassembly of segments": the data of every segment in Offset order, the first segment's
     descriptor, MsgFlags saying it is the only segment; every segment leaves the queue."""
@@ -522,7 +536,7 @@ def test_md11_complete_msg_reassembles_the_segments(profile: str) -> None:
         assert gmo.SegmentStatus == chr(C.MQSS_LAST_SEGMENT)
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", SEGMENT_PROFILES)
 def test_md11_complete_msg_truncation_and_version_1_md(profile: str) -> None:
     """A buffer too small: 2080 and every segment stays; a version-1 MD gets an MQMDE with the
     reassembled message's fields (rule MD-07)."""
@@ -540,7 +554,7 @@ def test_md11_complete_msg_truncation_and_version_1_md(profile: str) -> None:
     assert (mde.GroupId, mde.MsgFlags, data[72:]) == (s, SEG | LSEG, b"12345678")
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", SEGMENT_PROFILES)
 def test_md11_complete_msg_of_persistent_segments_outside_an_open_unit_of_work_2255(
     profile: str,
 ) -> None:
@@ -667,7 +681,7 @@ def test_exp30_an_expired_first_member_strands_the_rest_of_its_group(profile: st
     assert q.get(None, md, gmo) == b"G2"
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", SEGMENT_PROFILES)
 def test_exp30_complete_msg_skips_a_logical_message_with_an_expired_segment(profile: str) -> None:
     qm, q = setup(profile)
     s = group(31)
@@ -777,7 +791,7 @@ def test_md11_a_get_without_logical_order_of_the_groups_next_message_is_ok(profi
     group's next message by its GroupId and MsgSeqNumber without logical order completes with
     MQCC_OK, and logical order goes on from it."""
     _qm, q = setup(profile)
-    ids = ibm_figure(q)
+    ids = ibm_figure(q, profile)
     lget(q)
     lget(q)  # Y1
     md = mq.MD(Version=2, GroupId=ids["Y"], MsgSeqNumber=2)
@@ -788,7 +802,7 @@ def test_md11_a_get_without_logical_order_of_the_groups_next_message_is_ok(profi
     assert lget(q)[0] == b"Y3a"
 
 
-@pytest.mark.parametrize("profile", PROFILES)
+@pytest.mark.parametrize("profile", SEGMENT_PROFILES)
 def test_md11_complete_msg_after_segment_gets_without_logical_order(profile: str) -> None:
     """Segments got one by one without logical order leave the handle inside a logical
     message; a later MQGMO_COMPLETE_MSG get (no logical order) still reassembles a whole one."""
@@ -836,3 +850,40 @@ def test_md10_md11_property_segments_put_in_logical_order_reassemble_to_the_orig
     got = drain(mq.Queue(qm, APP_Q), C.MQGMO_COMPLETE_MSG | C.MQGMO_NO_SYNCPOINT)
     assert got == [bodies[i] for i in first_put]
     assert qm.curdepth(APP_Q) == 0
+
+
+def test_md10_md11_zos_index_type_decides_what_groups_a_queue_takes() -> None:
+    """z/OS: logical order and the whole-group options need a queue indexed by GroupId (2394
+    MQRC_Q_INDEX_TYPE_ERROR); such a queue takes no segments (2365
+    MQRC_SEGMENTS_NOT_SUPPORTED), while a queue with the default INDXTYPE(NONE) takes them and
+    returns them to gets without those options. INDXTYPE exists on z/OS only; a transmission
+    queue cannot be indexed by GroupId."""
+    qm = new_qm(profile="zos")
+    qm.define_qlocal("PLAIN.Q")
+    qm.define_qlocal("GROUP.Q", indxtype="GROUPID")
+    plain_q, group_q = mq.Queue(qm, "PLAIN.Q"), mq.Queue(qm, "GROUP.Q")
+    xput(plain_q, b"seg", group(60), 1, 0, SEG)
+    for option in (
+        C.MQGMO_LOGICAL_ORDER,
+        C.MQGMO_ALL_MSGS_AVAILABLE,
+        C.MQGMO_ALL_SEGMENTS_AVAILABLE,
+        C.MQGMO_COMPLETE_MSG,
+    ):
+        with raises_reason(C.MQRC_Q_INDEX_TYPE_ERROR):
+            lget(plain_q, option | C.MQGMO_NO_SYNCPOINT)
+    data, _, gmo = lget(plain_q, C.MQGMO_NO_SYNCPOINT)
+    assert (data, gmo.SegmentStatus) == (b"seg", chr(C.MQSS_NOT_A_SEGMENT))
+    with raises_reason(C.MQRC_SEGMENTS_NOT_SUPPORTED):
+        xput(group_q, b"seg", group(61), 1, 0, LSEG)
+    lput(group_q, b"g1", MIG)
+    assert lget(group_q)[0] == b"g1"
+    qm.alter_qlocal("PLAIN.Q", indxtype="GROUPID")
+    with pytest.raises(ValueError, match="transmission queue"):
+        qm.define_qlocal("XMITQ.1", usage="XMITQ", indxtype="GROUPID")
+    other = new_qm(profile="distributed")
+    with pytest.raises(ValueError, match="z/OS attribute"):
+        other.define_qlocal("Q.1", indxtype="GROUPID")
+    assert "AMQ8405I" in other.mqsc("DEFINE QLOCAL(Q.2) INDXTYPE(GROUPID)")
+    assert "AMQ8006I" in qm.mqsc("DEFINE QLOCAL(Q.3) INDXTYPE(GROUPID)")
+    assert qm.local("Q.3").indxtype == "GROUPID"
+    assert "INDXTYPE(GROUPID)" in qm.mqsc("DISPLAY QLOCAL(Q.3) INDXTYPE")
