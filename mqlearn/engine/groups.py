@@ -156,16 +156,6 @@ def of(handle: Queue) -> HandleGroups:
 
 
 # -- MQPUT -----------------------------------------------------------------------------------------
-def put_involved(handle: Queue, md: MD | None, pmo: PMO | None) -> bool:
-    """Whether an MQPUT on ``handle`` concerns groups: LOGICAL_ORDER, a handle that already has
-    group information, or a version-2 MD with message flags."""
-    return (
-        (pmo is not None and bool(pmo.Options & C.MQPMO_LOGICAL_ORDER))
-        or handle.groups is not None
-        or (md is not None and md.Version >= C.MQMD_VERSION_2 and bool(md.MsgFlags))
-    )
-
-
 def put(
     qm: QueueManager, handle: Queue, name: str, data: object, md: MD | None, pmo: PMO | None
 ) -> int:
@@ -595,8 +585,14 @@ def after_plain_get(handle: Queue, record: Record, browse: bool) -> None:
 
 def set_status(gmo: GMO, record: Record, profile: str) -> None:
     """GroupStatus, SegmentStatus and Segmentation of a version-2 MQGMO: the returned message's
-    flags (on z/OS the last two are always MQSS_NOT_A_SEGMENT and MQSEG_INHIBITED)."""
+    flags (on z/OS the last two are always MQSS_NOT_A_SEGMENT and MQSEG_INHIBITED). For a
+    message without flags the GMO's own defaults say it (the fields are dropped back to them)."""
     flags = _flags(record)
+    if not flags:
+        d = gmo.__dict__
+        for name in ("GroupStatus", "SegmentStatus", "Segmentation"):
+            d.pop(name, None)
+        return
     gmo.GroupStatus = chr(
         C.MQGS_LAST_MSG_IN_GROUP
         if flags & LMIG

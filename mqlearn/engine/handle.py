@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from mqlearn.engine.store import LocalStore
 
 
+_LOGICAL_ORDER = C.MQPMO_LOGICAL_ORDER
+
+
 class Queue(Opened):
     """``Queue(qm, name, open_opts)`` opens a queue as MQOPEN does (2085 for an unknown name).
 
@@ -55,7 +58,11 @@ class Queue(Opened):
 
     def put(self, msg: bytes, md: MD | None = None, pmo: PMO | None = None) -> None:
         """MQPUT. ``md`` (if given) is updated in place with MsgId, PutDate, PutTime, ..."""
-        if groups.put_involved(self, md, pmo):  # logical order, group information (issue 24)
+        if (  # logical order, or group information to keep (issue 24)
+            self.groups is not None
+            or (pmo is not None and pmo.Options & _LOGICAL_ORDER)
+            or (md is not None and md.MsgFlags and md.Version >= 2)
+        ):
             self._output(self._put_in_groups, self.name, msg, md, pmo)
         else:
             self._output(self.qm.put, self.name, msg, md, pmo)

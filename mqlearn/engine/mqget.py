@@ -55,6 +55,8 @@ if TYPE_CHECKING:
     from mqlearn.engine.ports import QueueManagerPort
 
 _NO_GMO = GMO()  # stands for "gmo=None"; never written to
+_GROUP_GET_OPTIONS = groups.GROUP_GET_OPTIONS
+_GMO_V2 = C.MQGMO_VERSION_2
 _MI_NONE = C.MQMI_NONE
 _CI_NONE = C.MQCI_NONE
 
@@ -93,9 +95,9 @@ def get(
         if sync == SYNC_DEFAULT:
             sync = SYNC_YES if qm.profile == "zos" else SYNC_NO
         plan = None  # groups and segments (issue 24): mqlearn.engine.groups decides
-        if (
-            opts.options & groups.GROUP_GET_OPTIONS or handle.groups is not None
-        ) and groups.needs_plan(handle, opts.options):  # a plain get never enters groups.py
+        if (opts.options & _GROUP_GET_OPTIONS or handle.groups is not None) and groups.needs_plan(
+            handle, opts.options
+        ):  # a plain get never enters groups.py
             plan = groups.plan(qm, handle, local, md, gmo, opts)
         record = _find(qm, handle, local, md, opts, plan)
         if record is None:
@@ -155,7 +157,11 @@ def get(
         record[EXTRA] is not None and field(record, "MsgFlags", 0)
     ):  # a message in a group or a segment: the handle's position follows it
         groups.after_plain_get(handle, record, bool(opts.browse))
-    if gmo is not _NO_GMO and gmo.Version >= C.MQGMO_VERSION_2:
+    if (
+        gmo is not _NO_GMO
+        and (record[EXTRA] is not None or "GroupStatus" in gmo.__dict__)
+        and gmo.Version >= _GMO_V2
+    ):  # GroupStatus, SegmentStatus, Segmentation (their defaults fit a message in no group)
         groups.set_status(gmo, record, qm.profile)
     handle.last_reason = warning
     handle.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK

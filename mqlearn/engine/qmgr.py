@@ -328,7 +328,7 @@ class QueueManager(Definitions):
         except MQMIError as error:
             self.log(name, "failed", cause="put", reason=error.reason, detail=error.detail)
             raise
-        if not simple and groups.needs_group_id(extra):  # rule MD-10: MQGI_NONE asks for one
+        if extra is not None and "MsgFlags" in extra and groups.needs_group_id(extra):  # MD-10
             assert extra is not None
             extra["GroupId"] = stored_md.GroupId = self.new_msgid()
 
