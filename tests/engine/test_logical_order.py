@@ -887,3 +887,18 @@ def test_md10_md11_zos_index_type_decides_what_groups_a_queue_takes() -> None:
     assert "AMQ8006I" in qm.mqsc("DEFINE QLOCAL(Q.3) INDXTYPE(GROUPID)")
     assert qm.local("Q.3").indxtype == "GROUPID"
     assert "INDXTYPE(GROUPID)" in qm.mqsc("DISPLAY QLOCAL(Q.3) INDXTYPE")
+
+
+@pytest.mark.parametrize("profile", PROFILES)
+def test_md11_one_gmo_reused_shows_each_messages_status(profile: str) -> None:
+    """GroupStatus and SegmentStatus are output fields of every version-2 get: a GMO reused for
+    a message in a group and then one in no group says so both times."""
+    _qm, q = setup(profile)
+    lput(q, b"g1", LMIG | C.MQMF_SEGMENTATION_ALLOWED)
+    plain(q, b"plain")
+    gmo = mq.GMO(Version=2, Options=C.MQGMO_NO_SYNCPOINT)
+    q.get(None, mq.MD(Version=2), gmo)
+    allowed = C.MQSEG_INHIBITED if profile == "zos" else C.MQSEG_ALLOWED
+    assert (gmo.GroupStatus, gmo.Segmentation) == (chr(C.MQGS_LAST_MSG_IN_GROUP), chr(allowed))
+    q.get(None, mq.MD(Version=2), gmo)
+    assert (gmo.GroupStatus, gmo.SegmentStatus, gmo.Segmentation) == (" ", " ", " ")
