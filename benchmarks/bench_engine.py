@@ -604,8 +604,11 @@ def profile_engine(kind: str, depth: int, rounds: Sequence[Round], n_rounds: int
 # request by its MsgId (MQMO_MATCH_MSG_ID), "CorrelId" puts a reply whose CorrelId is the
 # request's MsgId and gets it by CorrelId (MQMO_MATCH_CORREL_ID), as request/reply lessons do. So
 # every message but a reply has CorrelId MQCI_NONE, and after the first matched get the store
-# keeps an index of them all: a cell's cost per cycle should not depend on the depth.
-CELL_MODES = ("cycle", "plain", "MsgId", "CorrelId")
+# keeps an index of them all: a cell's cost per cycle should not depend on the depth. "GroupId"
+# puts the request as a group of one (MQMF_LAST_MSG_IN_GROUP, MQGI_NONE: the queue manager
+# generates its GroupId, issue 24) and gets it by MQMO_MATCH_GROUP_ID (issue 23 item 3); the
+# primed messages are in no group, so the GroupId index holds only the few requests queued.
+CELL_MODES = ("cycle", "plain", "MsgId", "CorrelId", "GroupId")
 CELL_DEPTHS = {"full": (1_000, 1_000_000), "quick": (1_000, 10_000)}
 
 
@@ -630,6 +633,7 @@ class CellSubject:
         options = {"Options": CMQC.MQGMO_NO_WAIT | CMQC.MQGMO_NO_SYNCPOINT, **version}
         self.by_msgid = mq.GMO(MatchOptions=CMQC.MQMO_MATCH_MSG_ID, **options)
         self.by_correlid = mq.GMO(MatchOptions=CMQC.MQMO_MATCH_CORREL_ID, **options)
+        self.by_groupid = mq.GMO(MatchOptions=CMQC.MQMO_MATCH_GROUP_ID, **options)
 
     def run(self, count: int) -> None:
         """``count`` cycles (for "cycle", ``count`` rounds of 7 cycles each)."""
@@ -640,11 +644,16 @@ class CellSubject:
         q, pmo, gmo = self.engine.q, self.engine.pmo, self.engine.gmo
         by_msgid, by_correlid, priorities = self.by_msgid, self.by_correlid, self.priorities
         mode = self.mode
+        one_group = {"Version": CMQC.MQMD_VERSION_2, "MsgFlags": CMQC.MQMF_LAST_MSG_IN_GROUP}
         for i in range(count):
             priority = priorities[i % 1024]
-            request = mq.MD(Priority=priority)
+            grouped = one_group if mode == "GroupId" else {}
+            request = mq.MD(Priority=priority, **grouped)
             q.put(b"request", request, pmo)
-            if mode == "CorrelId":
+            if mode == "GroupId":
+                q.put(b"other", mq.MD(Priority=priority), pmo)
+                q.get(None, mq.MD(Version=2, GroupId=request.GroupId), self.by_groupid)
+            elif mode == "CorrelId":
                 q.put(b"reply", mq.MD(CorrelId=request.MsgId, Priority=priority), pmo)
                 q.get(None, mq.MD(CorrelId=request.MsgId), by_correlid)
             elif mode == "MsgId":

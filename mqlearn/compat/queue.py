@@ -24,6 +24,7 @@ from mqlearn.compat.exceptions import MQMIError
 from mqlearn.compat.hosting import Host
 from mqlearn.compat.mqopts import MQOpts
 from mqlearn.engine import Queue as EngineQueue
+from mqlearn.mqi.errors import MQWarning
 
 if TYPE_CHECKING:
     from mqlearn.compat.connection import QueueManager
@@ -214,6 +215,9 @@ class Queue:
         gmo.ResolvedQName = handle.name.encode("ascii").ljust(48, b" ")
         gmo.ReturnedLength = len(data)
         props.after_get(host, gmo, md)
+        warning = handle.last_reason  # e.g. 2241 after logical-order gets (rule MD-11)
+        if warning and warning != CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
+            raise self._lib.MQMIError(CMQC.MQCC_WARNING, warning)
         if accept and limit is not None and len(data) > limit:
             gmo.ReturnedLength = limit
             raise self._lib.MQMIError(
@@ -245,11 +249,16 @@ class Queue:
                 counts[0] -= bool(opts & _INPUT)
                 counts[1] -= bool(opts & CMQC.MQOO_OUTPUT)
             dynamic.on_close(host, self._name, options, creator=self._dynamic is not None)
-            self._handle.close()
+            with warnings.catch_warnings():  # raised below, as the libraries do
+                warnings.simplefilter("ignore", MQWarning)
+                self._handle.close()
+        warning = self._handle.last_reason  # 2241/2242: a group left unterminated (MD-10)
         self._handle = None
         self._od = None
         self._open_opts = None
         self._dynamic = None
+        if warning:
+            raise self._lib.MQMIError(CMQC.MQCC_WARNING, warning)
 
     def inquire(self, selectors: Any) -> Any:
         """MQINQ on the queue (opened for inquire if it is not open)."""

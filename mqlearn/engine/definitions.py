@@ -69,6 +69,7 @@ class Definitions:
     """DEFINE, ALTER, DELETE and name resolution; mixed into QueueManager."""
 
     name: str
+    profile: str
     objects: dict[str, QueueDefinition]
     processes: dict[str, ProcessDefinition]
     _routes: dict[str, Route]
@@ -88,6 +89,7 @@ class Definitions:
 
     def define_qlocal(self, name: str, *, replace: bool = False, **attrs: Any) -> QLocal:
         """DEFINE QLOCAL(name) with MQSC attributes as keywords (docs/engine.md)."""
+        self._zos_only(attrs)
         definition = QLocal(name, **attrs)
         self._define(definition, replace)
         return definition
@@ -138,8 +140,14 @@ class Definitions:
         definition = self.definition(name)
         if not isinstance(definition, QLocal):
             raise fail(C.MQRC_OBJECT_TYPE_ERROR, f"{name} is a {definition.qtype}, not a QLOCAL")
+        self._zos_only(attrs)
         self.alter(name, **attrs)
         return definition
+
+    def _zos_only(self, attrs: dict[str, Any]) -> None:
+        """INDXTYPE is a z/OS queue attribute: other platforms have no such keyword."""
+        if "indxtype" in attrs and self.profile != "zos":
+            raise ValueError(f"INDXTYPE is a z/OS attribute; this is the {self.profile} profile")
 
     def delete_queue(self, name: str) -> None:
         """DELETE a queue definition; a local queue must be empty (2055)."""

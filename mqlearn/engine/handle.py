@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mqlearn.engine import mqget, open_options
+from mqlearn.engine import groups, mqget, open_options
 from mqlearn.engine.message import SEQ, Record
 from mqlearn.engine.mqi_checks import fail
 from mqlearn.engine.opened import Opened
@@ -15,6 +15,9 @@ from mqlearn.mqi.structs import GMO, MD, PMO
 if TYPE_CHECKING:
     from mqlearn.engine.qmgr import QueueManager
     from mqlearn.engine.store import LocalStore
+
+
+_LOGICAL_ORDER = C.MQPMO_LOGICAL_ORDER
 
 
 class Queue(Opened):
@@ -37,6 +40,8 @@ class Queue(Opened):
         super().__init__(f"queue {name}", open_opts, remote=route.remote is not None)
         self.cursor_message: Record | None = None  # the browse cursor: the last browsed message
         self.locked: tuple[LocalStore, Record] | None = None  # MQGMO_LOCK: where, and which
+        # group and segment information (issue 24), made by the first call that needs it
+        self.groups: groups.HandleGroups | None = None
         # the local queue this handle counts in IPPROCS, if opened for input (rule TRG-04)
         self._input_on = route.local.name if self.open_opts & open_options.INPUT else None
         if self._input_on is not None:
@@ -53,7 +58,17 @@ class Queue(Opened):
 
     def put(self, msg: bytes, md: MD | None = None, pmo: PMO | None = None) -> None:
         """MQPUT. ``md`` (if given) is updated in place with MsgId, PutDate, PutTime, ..."""
-        self._output(self.qm.put, self.name, msg, md, pmo)
+        if (  # logical order, or group information to keep (issue 24)
+            self.groups is not None
+            or (pmo is not None and pmo.Options & _LOGICAL_ORDER)
+            or (md is not None and md.MsgFlags and md.Version >= 2)
+        ):
+            self._output(self._put_in_groups, self.name, msg, md, pmo)
+        else:
+            self._output(self.qm.put, self.name, msg, md, pmo)
+
+    def _put_in_groups(self, name: str, msg: object, md: MD | None, pmo: PMO | None) -> int:
+        return groups.put(self.qm, self, name, msg, md, pmo)
 
     def get(
         self, max_length: int | None = None, md: MD | None = None, gmo: GMO | None = None
@@ -89,9 +104,15 @@ class Queue(Opened):
             self.locked = None
 
     def close(self) -> None:
-        """MQCLOSE: releases the lock and the cursor, and leaves IPPROCS."""
+        """MQCLOSE: releases the lock and the cursor, and leaves IPPROCS. A group or logical
+        message that LOGICAL_ORDER calls left unterminated: MQCC_WARNING with 2241 or 2242 in
+        ``last_comp``/``last_reason`` and an MQWarning (rule MD-10); the handle is closed."""
         self._release_lock()
         self.cursor_message = None
         if self._input_on is not None and not self.closed:
             self.qm.input_opens[self._input_on] -= 1
+        incomplete = 0 if self.closed else groups.on_close(self)
         super().close()
+        if incomplete:
+            self.last_comp, self.last_reason = C.MQCC_WARNING, incomplete
+            groups.warn(incomplete, f"{self.what} closed with an unterminated group or message")

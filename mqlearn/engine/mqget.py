@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from mqlearn.engine import groups
 from mqlearn.engine.descriptor import (
     CONTEXT_FIELDS,
     fill_md,
@@ -54,6 +55,8 @@ if TYPE_CHECKING:
     from mqlearn.engine.ports import QueueManagerPort
 
 _NO_GMO = GMO()  # stands for "gmo=None"; never written to
+_GROUP_GET_OPTIONS = groups.GROUP_GET_OPTIONS
+_GMO_V2 = C.MQGMO_VERSION_2
 _MI_NONE = C.MQMI_NONE
 _CI_NONE = C.MQCI_NONE
 
@@ -91,9 +94,18 @@ def get(
         sync = opts.sync
         if sync == SYNC_DEFAULT:
             sync = SYNC_YES if qm.profile == "zos" else SYNC_NO
-        record = _find(qm, handle, local, md, opts)
+        plan = None  # groups and segments (issue 24): mqlearn.engine.groups decides
+        if (opts.options & _GROUP_GET_OPTIONS or handle.groups is not None) and groups.needs_plan(
+            handle, opts.options
+        ):  # a plain get never enters groups.py
+            plan = groups.plan(qm, handle, local, md, gmo, opts)
+        record = _find(qm, handle, local, md, opts, plan)
         if record is None:
-            record = _wait(qm, handle, local, md, opts)
+            record = _wait(qm, handle, local, md, opts, plan)
+        parts: tuple[Record, ...] | list[Record] = (record,)
+        if plan is not None:  # groups: its checks; MQGMO_COMPLETE_MSG reassembles segments
+            record = plan.take(record)
+            parts = plan.parts
         now = qm.sim.now
         data = record[DATA]
         extension = None
@@ -121,23 +133,36 @@ def get(
     store = local.store
     _fill(md, record, local, now, qm, extension)
     if opts.browse:
-        handle.cursor_message = record
+        handle.cursor_message = parts[0]
         if opts.lock:
-            handle.lock(store, record)
-        qm.log(local.name, "browse", record, "lock" if opts.lock else "")
+            handle.lock(store, parts[0])
+        qm.log(local.name, "browse", parts[0], "lock" if opts.lock else "")
     else:
-        if store.locker(record) is not None:
-            handle.locked = None
-            store.lock(record, None)
         if sync == SYNC_IF_PERSISTENT:
             sync = SYNC_YES if md.Persistence == C.MQPER_PERSISTENT else SYNC_NO
-        if sync == SYNC_YES:
-            store.hold(record)
-            qm.enlist(SKIP_BACKOUT if opts.skip_backout else "get", local, record)
-            qm.log(local.name, "get", record, "syncpoint")
-        else:
-            store.remove(record)
-            qm.log(local.name, "get", record)
+        for part in parts:  # one message, or the segments COMPLETE_MSG reassembled
+            if store.locker(part) is not None:
+                handle.locked = None
+                store.lock(part, None)
+            if sync == SYNC_YES:
+                store.hold(part)
+                qm.enlist(SKIP_BACKOUT if opts.skip_backout else "get", local, part)
+                qm.log(local.name, "get", part, "syncpoint")
+            else:
+                store.remove(part)
+                qm.log(local.name, "get", part)
+    if plan is not None:  # groups: the handle's position; a warning from IBM's Table 2
+        warning = warning or plan.done(record)
+    elif handle.groups is not None or (
+        record[EXTRA] is not None and field(record, "MsgFlags", 0)
+    ):  # a message in a group or a segment: the handle's position follows it
+        groups.after_plain_get(handle, record, bool(opts.browse))
+    if (
+        gmo is not _NO_GMO
+        and (record[EXTRA] is not None or "GroupStatus" in gmo.__dict__)
+        and gmo.Version >= _GMO_V2
+    ):  # GroupStatus, SegmentStatus, Segmentation (their defaults fit a message in no group)
+        groups.set_status(gmo, record, qm.profile)
     handle.last_reason = warning
     handle.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
     return data
@@ -151,7 +176,12 @@ def _fill(
 
 
 def _find(
-    qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions
+    qm: QueueManagerPort,
+    handle: Queue,
+    local: QLocal,
+    md: MD,
+    opts: GetOptions,
+    plan: groups.Plan | None = None,
 ) -> Record | None:
     """The message this call would return, discarding expired ones met on the way."""
     if opts.position:
@@ -169,8 +199,19 @@ def _find(
     correlid = md.CorrelId if opts.match_correlid else None
     if correlid == _CI_NONE:
         correlid = None
-    keep = _group_match(md, opts.match_group) if opts.match_group else None
-    record, expired = local.store.find(qm.sim.now, handle, msgid, correlid, after, keep)
+    groupid = None
+    keep = None
+    if opts.match_group:
+        if opts.match_group & C.MQMO_MATCH_GROUP_ID and md.GroupId != C.MQGI_NONE:
+            groupid = md.GroupId  # the GroupId index (issue 23 item 3)
+        if opts.match_group & _SEQ_OR_OFFSET:
+            keep = _group_match(md, opts.match_group)
+    now = qm.sim.now
+    if plan is not None:  # groups: logical order, ALL_*_AVAILABLE, COMPLETE_MSG
+        msgid, correlid, groupid, after, keep = plan.narrow(
+            now, msgid, correlid, groupid, after, keep
+        )
+    record, expired = local.store.find(now, handle, msgid, correlid, after, keep, groupid)
     if expired:
         cause = "browse" if opts.browse else "get"
         for old in expired:
@@ -193,13 +234,14 @@ def _check_mark(qm: QueueManagerPort) -> None:
         raise fail(C.MQRC_SECOND_MARK_NOT_ALLOWED, "this unit of work already has a message marked")
 
 
+_SEQ_OR_OFFSET = C.MQMO_MATCH_MSG_SEQ_NUMBER | C.MQMO_MATCH_OFFSET
+
+
 def _group_match(md: MD, match: int) -> Callable[[Record], bool]:
-    """MQMO_MATCH_GROUP_ID, _MSG_SEQ_NUMBER and _OFFSET: only messages whose stored GroupId,
-    MsgSeqNumber and Offset equal the getter's MD are candidates (rule EXP-27). A null GroupId
-    matches any group, as a null MsgId matches any message."""
+    """MQMO_MATCH_MSG_SEQ_NUMBER and _OFFSET: only messages whose stored MsgSeqNumber and Offset
+    equal the getter's MD are candidates (rule EXP-27). MQMO_MATCH_GROUP_ID is the store's
+    GroupId index (a null GroupId matches any group, as a null MsgId matches any message)."""
     wanted: list[tuple[str, Any, Any]] = []
-    if match & C.MQMO_MATCH_GROUP_ID and md.GroupId != C.MQGI_NONE:
-        wanted.append(("GroupId", md.GroupId, C.MQGI_NONE))
     if match & C.MQMO_MATCH_MSG_SEQ_NUMBER:
         wanted.append(("MsgSeqNumber", md.MsgSeqNumber, 1))
     if match & C.MQMO_MATCH_OFFSET:
@@ -219,7 +261,14 @@ def _under_cursor(qm: QueueManagerPort, handle: Queue, local: QLocal) -> Record:
     return record
 
 
-def _wait(qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetOptions) -> Record:
+def _wait(
+    qm: QueueManagerPort,
+    handle: Queue,
+    local: QLocal,
+    md: MD,
+    opts: GetOptions,
+    plan: groups.Plan | None = None,
+) -> Record:
     """MQGMO_WAIT on the virtual clock: run scheduled actions until a message is there."""
     sim = qm.sim
     wait = opts.wait_ms
@@ -234,7 +283,7 @@ def _wait(qm: QueueManagerPort, handle: Queue, local: QLocal, md: MD, opts: GetO
         step_to = until if last else nxt
         assert step_to is not None
         sim.run_until(step_to)
-        record = _find(qm, handle, local, md, opts)
+        record = _find(qm, handle, local, md, opts, plan)
         if record is not None:
             return record
         if last:

@@ -58,6 +58,7 @@ _PMO_KNOWN = (
     | C.MQPMO_SYNC_RESPONSE
     | C.MQPMO_MD_FOR_OUTPUT_ONLY
     | C.MQPMO_SUPPRESS_REPLYTO
+    | C.MQPMO_LOGICAL_ORDER
 )
 _PMO_CONTEXT = (
     C.MQPMO_DEFAULT_CONTEXT
@@ -90,6 +91,10 @@ _GMO_KNOWN = (
     | C.MQGMO_PROPERTIES_IN_HANDLE
     | C.MQGMO_PROPERTIES_FORCE_MQRFH2
     | C.MQGMO_PROPERTIES_COMPATIBILITY
+    | C.MQGMO_LOGICAL_ORDER
+    | C.MQGMO_COMPLETE_MSG
+    | C.MQGMO_ALL_MSGS_AVAILABLE
+    | C.MQGMO_ALL_SEGMENTS_AVAILABLE
 )
 GROUP_MATCHES = C.MQMO_MATCH_GROUP_ID | C.MQMO_MATCH_MSG_SEQ_NUMBER | C.MQMO_MATCH_OFFSET
 _MATCH_KNOWN = (
@@ -102,15 +107,15 @@ _MATCH_KNOWN = (
 )
 
 
-# Options IBM defines that mqlearn does not model (docs/engine.md, groups and segments): refused
-# with MQRC_OPTIONS_ERROR and their names, never accepted without their effect.
-_PMO_NOT_MODELLED = {C.MQPMO_LOGICAL_ORDER: "MQPMO_LOGICAL_ORDER"}
-_GMO_NOT_MODELLED = {
-    C.MQGMO_LOGICAL_ORDER: "MQGMO_LOGICAL_ORDER",
-    C.MQGMO_COMPLETE_MSG: "MQGMO_COMPLETE_MSG",
-    C.MQGMO_ALL_MSGS_AVAILABLE: "MQGMO_ALL_MSGS_AVAILABLE",
-    C.MQGMO_ALL_SEGMENTS_AVAILABLE: "MQGMO_ALL_SEGMENTS_AVAILABLE",
+# Options that reach these checks only where they are not valid, refused with MQRC_OPTIONS_ERROR
+# and a sentence: MQPMO_LOGICAL_ORDER keeps group information per queue handle, so an open
+# handle's MQPUT takes it out after using it (mqlearn.engine.groups); MQPUT1 (IBM: not valid on
+# MQPUT1) and the queue manager's handle-less puts never may.
+_PMO_REFUSED = {
+    C.MQPMO_LOGICAL_ORDER: "MQPMO_LOGICAL_ORDER is valid on MQPUT through an open queue handle "
+    "(mq.Queue.put) only, not on MQPUT1 or a put without a handle"
 }
+_GMO_REFUSED: dict[int, str] = {}
 
 
 def fail(reason: int, detail: str) -> MQMIError:
@@ -363,14 +368,10 @@ def _checked_options(
     options = struct.Options
     if type(options) is not int:
         raise TypeError(f"{name}.Options must be an int, got {type(options).__name__}")
-    not_modelled = _PMO_NOT_MODELLED if isinstance(struct, PMO) else _GMO_NOT_MODELLED
-    named = [text for bit, text in not_modelled.items() if options & bit]
+    refused = _PMO_REFUSED if isinstance(struct, PMO) else _GMO_REFUSED
+    named = [text for bit, text in refused.items() if options & bit]
     if named:
-        raise fail(
-            C.MQRC_OPTIONS_ERROR,
-            f"{name}.Options: mqlearn does not model {', '.join(named)} (docs/engine.md, "
-            "groups and segments), so it refuses them rather than ignore them",
-        )
+        raise fail(C.MQRC_OPTIONS_ERROR, f"{name}.Options: {'; '.join(named)}")
     if options & ~known:
         raise fail(C.MQRC_OPTIONS_ERROR, f"{name}.Options {options:#x} has unknown bits")
     return options
@@ -412,7 +413,18 @@ class GetOptions(NamedTuple):
     sync: int  # SYNC_NO, SYNC_YES, SYNC_IF_PERSISTENT or SYNC_DEFAULT (the platform's)
 
 
-_GMO_KEYS = frozenset({"Options", "WaitInterval", "MatchOptions", "Version"})
+# the fields a cached decoding depends on, and the output fields a get writes (ignored here)
+_GMO_KEYS = frozenset(
+    {
+        "Options",
+        "WaitInterval",
+        "MatchOptions",
+        "Version",
+        "GroupStatus",
+        "SegmentStatus",
+        "Segmentation",
+    }
+)
 _GMO_CACHE: dict[tuple[object, ...], GetOptions] = {}
 _GMO_OPTIONS_CACHE: dict[int, GetOptions] = {}  # GMOs that set Options only, by its value
 

@@ -74,6 +74,10 @@ def capexpry_value(value: object) -> int | None:
     return _int("capexpry", value, 1, 999_999_999)
 
 
+# IndexType (z/OS): GROUPID is what logical-order and whole-group gets need (2394)
+INDEX_TYPES = ("NONE", "MSGID", "CORRELID", "GROUPID", "MSGTOKEN")
+
+
 def _persistence(value: object) -> int:
     return 1 if _choice("defpsist", value, ("YES", "NO")) == "YES" else 0
 
@@ -125,6 +129,7 @@ class QLocal(QueueDefinition):
     trigdata: str = ""
     initq: str | None = None
     process: str = ""
+    indxtype: str = "NONE"  # z/OS only (IndexType; rules MD-10, MD-11)
     store: LocalStore = field(default_factory=LocalStore, compare=False, repr=False)
 
     qtype = "QLOCAL"
@@ -146,6 +151,10 @@ class QLocal(QueueDefinition):
         assign(self, "trigmpri", _int("trigmpri", self.trigmpri, 0, 9))
         if self.initq is not None:
             check_name(self.initq, "INITQ")
+        indxtype = _choice("indxtype", self.indxtype, INDEX_TYPES)
+        assign(self, "indxtype", indxtype)
+        if indxtype == "GROUPID" and self.usage == "XMITQ":
+            raise ValueError("INDXTYPE(GROUPID): a transmission queue cannot be indexed by GroupId")
 
     @property
     def is_xmitq(self) -> bool:

@@ -62,6 +62,10 @@ _PUBLISH_OPTIONS = (
 )
 # MsgId and CorrelId of each copy are the queue manager's choice, not the publisher's
 _COPY_DROPS = _PUBLISH_OPTIONS | C.MQPMO_NEW_MSG_ID | C.MQPMO_NEW_CORREL_ID
+# IBM, "Message groups": grouped or segmented messages cannot be put to a topic (2417)
+_IN_GROUP_OR_SEGMENT = (
+    C.MQMF_MSG_IN_GROUP | C.MQMF_LAST_MSG_IN_GROUP | C.MQMF_SEGMENT | C.MQMF_LAST_SEGMENT
+)
 MULTI_LEVEL, SINGLE_LEVEL, SEPARATOR = "#", "+", "/"
 
 
@@ -344,6 +348,11 @@ class PubSub:
                 options = check_pmo(put_pmo).options | options & _PUBLISH_OPTIONS
                 put_pmo.Options = options & ~_COPY_DROPS
             check_put_md(md, self.qm.enforce_max_expiry)
+            if md.Version >= C.MQMD_VERSION_2 and md.MsgFlags & _IN_GROUP_OR_SEGMENT:
+                raise fail(
+                    C.MQRC_MSG_NOT_ALLOWED_IN_GROUP,
+                    'a publication cannot be in a group or a segment (IBM: "Message groups")',
+                )
             suppress = bool(options & C.MQPMO_SUPPRESS_REPLYTO)
             if suppress and (md.Report & REPORTS_REQUESTED or md.MsgType == C.MQMT_REQUEST):
                 raise fail(

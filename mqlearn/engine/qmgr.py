@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mqlearn.engine import generated, mqget, transmission
+from mqlearn.engine import generated, groups, mqget, transmission
 from mqlearn.engine.definitions import Definitions, Route
 from mqlearn.engine.descriptor import (
     CONTEXT_FIELDS,
@@ -318,6 +318,9 @@ class QueueManager(Definitions):
                 check_put_md(md, self.enforce_max_expiry)
                 expiry, priority = md.Expiry, md.Priority
                 stored_md, data = putter_mqmde(md, data, self.ccsid)  # rule MD-09
+                if stored_md.Version >= 2:  # group and segment fields (rule MD-10)
+                    indexed = self.profile == "zos" and route.local.indxtype == "GROUPID"
+                    groups.check_put_fields(stored_md, len(data), indexed)
                 extra = carried_fields(stored_md, len(data))
             self.check_room(route)
             if route.direct_xmit and stored_md.Format == _XQH:
@@ -325,6 +328,9 @@ class QueueManager(Definitions):
         except MQMIError as error:
             self.log(name, "failed", cause="put", reason=error.reason, detail=error.detail)
             raise
+        if extra is not None and "MsgFlags" in extra and groups.needs_group_id(extra):  # MD-10
+            assert extra is not None
+            extra["GroupId"] = stored_md.GroupId = self.new_msgid()
 
         now = self.sim.now
         # EXP-06 (md keeps the application's Expiry) and MD-02, from the route's caches

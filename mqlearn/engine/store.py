@@ -35,6 +35,7 @@ from mqlearn.engine.message import (
     CORRELID,
     CTX,
     DEADLINE,
+    EXTRA,
     GOT_IN_UOW,
     LANE,
     MSGID,
@@ -45,6 +46,7 @@ from mqlearn.engine.message import (
     Record,
     unflat,
 )
+from mqlearn.engine.message import field as record_field
 from mqlearn.engine.rule_formulas import is_expired
 
 LANES = 10  # priorities 0..9 (MAXPRTY is at most 9)
@@ -94,6 +96,7 @@ class LocalStore:
 
     __slots__ = (
         "_by_correlid",
+        "_by_groupid",
         "_by_msgid",
         "_contexts",
         "_deadlines",
@@ -121,6 +124,8 @@ class LocalStore:
         self._gone: set[int] = set()
         self._by_msgid: Index | None = None  # built on first match, exact from then on
         self._by_correlid: Index | None = None
+        # GroupId -> its messages (issue 24): only messages with a GroupId other than MQGI_NONE
+        self._by_groupid: Index | None = None
         # id(ctx dict) and id(ctx items) -> (dict, items): the shared put contexts, converted once
         self._contexts: dict[int, tuple[dict[str, Any], Items]] = {}
 
@@ -205,6 +210,10 @@ class LocalStore:
             _index_add(self._by_msgid, record[MSGID], record)
         if self._by_correlid is not None:
             _index_add(self._by_correlid, record[CORRELID], record)
+        if self._by_groupid is not None and record[EXTRA] is not None:
+            group = group_id(record)
+            if group is not None:
+                _index_add(self._by_groupid, group, record)
 
     def remove(self, record: Record) -> None:
         """Take a message off the queue for good (got, discarded, committed, sent, cleared)."""
@@ -230,6 +239,10 @@ class LocalStore:
             _index_drop(self._by_msgid, record[MSGID], seq)
         if self._by_correlid is not None:
             _index_drop(self._by_correlid, record[CORRELID], seq)
+        if self._by_groupid is not None and record[EXTRA] is not None:
+            group = group_id(record)
+            if group is not None:
+                _index_drop(self._by_groupid, group, seq)
 
     def _compact_lane(self, lane: int) -> None:
         """Drop the tombstones of one lane."""
@@ -272,21 +285,22 @@ class LocalStore:
         correlid: bytes | None = None,
         after: tuple[int, int] | None = None,
         keep: Callable[[Record], bool] | None = None,
+        groupid: bytes | None = None,
     ) -> tuple[Record | None, Expired]:
         """The first message a get would return (None: none), and the expired messages met
         before it, which the caller discards.
 
-        Restricted to messages with this MsgId and/or CorrelId, to those after a cursor
+        Restricted to messages with this MsgId, CorrelId and/or GroupId, to those after a cursor
         position ``after`` (lane, seq) in delivery order, and to those ``keep`` accepts (the other
         match options): a message that does not match is no candidate, expired or not (EXP-27).
         The hot path of every get (no match, no cursor) walks the lanes from the top one down.
         """
-        if msgid is None and correlid is None and after is None:
+        if msgid is None and correlid is None and after is None and groupid is None:
             if self.top < 0:
                 return None, _NONE
             candidates: Iterable[Record] = chain.from_iterable(self.lanes[self.top :: -1])
         else:
-            candidates = self._candidates(msgid, correlid, after)
+            candidates = self._candidates(msgid, correlid, after, groupid)
         if keep is not None:
             candidates = filter(keep, candidates)
         return self._walk(now, handle, candidates)
@@ -319,10 +333,14 @@ class LocalStore:
         return None, expired or _NONE
 
     def _candidates(
-        self, msgid: bytes | None, correlid: bytes | None, after: tuple[int, int] | None
+        self,
+        msgid: bytes | None,
+        correlid: bytes | None,
+        after: tuple[int, int] | None,
+        groupid: bytes | None = None,
     ) -> Iterator[Record]:
-        if msgid is not None or correlid is not None:
-            found = self._matching(msgid, correlid)
+        if msgid is not None or correlid is not None or groupid is not None:
+            found = self._matching(msgid, correlid, groupid)
             if after is not None:
                 key = (-after[0], after[1])
                 found = [r for r in found if delivery_key(r) > key]
@@ -336,9 +354,18 @@ class LocalStore:
                 start = bisect_right(queue, after[1], key=_seq_of)
                 yield from islice(queue, start, None)
 
-    def _matching(self, msgid: bytes | None, correlid: bytes | None) -> list[Record]:
-        """Present messages with this MsgId and/or CorrelId, in delivery order (index lookup)."""
-        if msgid is not None:
+    def _matching(
+        self, msgid: bytes | None, correlid: bytes | None, groupid: bytes | None = None
+    ) -> list[Record]:
+        """Present messages with this MsgId, CorrelId and/or GroupId, in delivery order (index
+        lookup: the GroupId's when one is given, a group being the smallest set)."""
+        if groupid is not None:
+            found = self.group(groupid)
+            if msgid is not None:
+                found = [r for r in found if r[MSGID] == msgid]
+            if correlid is not None:
+                found = [r for r in found if r[CORRELID] == correlid]
+        elif msgid is not None:
             found = _entries(self._index(MSGID), msgid)
             if correlid is not None:
                 found = [r for r in found if r[CORRELID] == correlid]
@@ -348,6 +375,19 @@ class LocalStore:
         if len(found) > 1:
             found.sort(key=delivery_key)  # in arrival order already; lanes come first
         return found
+
+    def group(self, groupid: bytes) -> list[Record]:
+        """The present messages (every state) with this GroupId, in arrival order: an index
+        lookup, built on first use and kept exact by :meth:`add` and :meth:`remove` (issue 24)."""
+        index = self._by_groupid
+        if index is None:
+            index = self._by_groupid = {_TRACKED: _TRACKED_VALUE}
+            for record in self.records():
+                if record[EXTRA] is not None:
+                    group = group_id(record)
+                    if group is not None:
+                        _index_add(index, group, record)
+        return _entries(index, groupid)
 
     def _index(self, field: int) -> Index:
         """The index of present messages by MsgId or CorrelId (a Record position), built on
@@ -433,6 +473,15 @@ def flat(fields: dict[str, Any]) -> Items:
     """A dict as one flat tuple: the collector untracks it at its first collection (a tuple of
     pairs would take one collection per level)."""
     return tuple(chain.from_iterable(fields.items()))
+
+
+_GI_NONE = b"\0" * 24  # MQGI_NONE
+
+
+def group_id(record: Record) -> bytes | None:
+    """A record's GroupId, or None for MQGI_NONE (not indexed: it matches any group)."""
+    group: bytes = record_field(record, "GroupId", _GI_NONE)
+    return None if group == _GI_NONE else group
 
 
 def _entries(index: Index, key: bytes) -> list[Record]:

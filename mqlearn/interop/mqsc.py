@@ -344,6 +344,7 @@ _CONVERTERS: dict[str, Converter] = {
     "capexpry": _capexpry,
     "put": _text,
     "msgdlvsq": _text,
+    "indxtype": _text,
     "maxdepth": _int,
     "usage": _text,
     "get": _text,

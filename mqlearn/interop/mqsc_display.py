@@ -28,6 +28,7 @@ QUEUE_TYPES: dict[str, type[QueueDefinition]] = {
     "QALIAS": QAlias,
 }
 STATUS_KEYWORDS = ("CURDEPTH", "UNCOM")
+ZOS_ONLY = frozenset({"indxtype"})  # queue attributes only z/OS has (shown there only)
 # DISPLAY QMGR PLATFORM per profile (MQPL_UNIX, MQPL_ZOS shown as MVS, MQPL_OS400)
 PLATFORMS = {"distributed": "UNIX", "zos": "MVS", "ibmi": "OS400"}
 
@@ -97,6 +98,8 @@ def queue_details(
     values = {}
     overrides = dict(shown or {})
     for field in attribute_fields(type(queue)):
+        if field in ZOS_ONLY and qm.profile != "zos":
+            continue
         keyword = field.upper()
         value = overrides.get(keyword, getattr(queue, field))
         if field == "capexpry" and value is None:

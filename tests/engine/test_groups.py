@@ -1,7 +1,6 @@
-"""Groups and segments as far as mqlearn models them (issue 24): the match options on GroupId,
-MsgSeqNumber and Offset (EXP-27: only matching messages are candidates, so a get for group A never
-discards or reports an expired message of group B), and the group options it does not model,
-refused with MQRC_OPTIONS_ERROR instead of being ignored (docs/engine.md, groups and segments)."""
+"""The match options on GroupId, MsgSeqNumber and Offset (issue 24, EXP-27: only matching messages
+are candidates, so a get for group A never discards or reports an expired message of group B).
+Logical order, whole groups and reassembly are in tests/engine/test_logical_order.py."""
 
 from __future__ import annotations
 
@@ -78,30 +77,3 @@ def test_exp27_a_null_group_id_matches_any_group() -> None:
     qm = queue_with_groups("distributed")
     assert get_matching(qm, C.MQMO_MATCH_GROUP_ID, GroupId=C.MQGI_NONE) == b"A1"
     assert qm.curdepth(REPLY_Q) == 1
-
-
-@pytest.mark.parametrize("profile", PROFILES)
-@pytest.mark.parametrize(
-    ("kind", "option"),
-    [
-        ("put", C.MQPMO_LOGICAL_ORDER),
-        ("get", C.MQGMO_LOGICAL_ORDER),
-        ("get", C.MQGMO_COMPLETE_MSG),
-        ("get", C.MQGMO_ALL_MSGS_AVAILABLE),
-        ("get", C.MQGMO_ALL_SEGMENTS_AVAILABLE),
-    ],
-)
-def test_group_options_mqlearn_does_not_model_are_refused_and_change_nothing(
-    profile: str, kind: str, option: int
-) -> None:
-    """Never accepted without their effect: MQRC_OPTIONS_ERROR naming the option."""
-    qm = queue_with_groups(profile)
-    q = mq.Queue(qm, APP_Q)
-    with pytest.raises(mq.MQMIError) as failed:
-        if kind == "put":
-            q.put(b"x", mq.MD(Version=2, GroupId=C.MQGI_NONE), mq.PMO(Options=option))
-        else:
-            q.get(None, mq.MD(Version=2), mq.GMO(Version=2, Options=option))
-    assert failed.value.reason == C.MQRC_OPTIONS_ERROR
-    assert "mqlearn does not model" in str(failed.value)
-    assert (qm.curdepth(APP_Q), qm.curdepth(REPLY_Q)) == (4, 0)
