@@ -32,6 +32,7 @@ from mqlearn.engine.message import (
     Record,
     field,
 )
+from mqlearn.engine.message_properties import for_get, get_target
 from mqlearn.engine.mqi_checks import (
     BROWSE_OPTIONS,
     SYNC_DEFAULT,
@@ -80,6 +81,7 @@ def get(
         raise ValueError(f"max_length must be a non-negative int or None, got {max_length!r}")
     try:
         opts = check_gmo(gmo)
+        target = get_target(gmo, opts.options)  # the message handle the properties go in
         if opts.skip_backout:
             _check_mark(qm)
         if local.get == "DISABLED":
@@ -104,10 +106,12 @@ def get(
             if mde is not None:
                 data = mde + data
                 extension = qm.ccsid  # the MQMDE is in the queue manager's CCSID
+        # the properties into the GMO's handle, an MQRFH2, or nowhere (docs/engine.md)
+        data, rfh2 = for_get(local, record, target, opts.options, data, extension, qm.ccsid)
         warning = 0
         if max_length is not None and len(data) > max_length:
             if not opts.accept_truncated:
-                _fill(md, record, local, now, qm, extension)
+                _fill(md, record, local, now, qm, extension, rfh2)
                 raise MQMIError(
                     C.MQCC_WARNING,
                     C.MQRC_TRUNCATED_MSG_FAILED,
@@ -119,7 +123,7 @@ def get(
         qm.log(local.name, "failed", cause=cause, reason=error.reason, detail=error.detail)
         raise
     store = local.store
-    _fill(md, record, local, now, qm, extension)
+    _fill(md, record, local, now, qm, extension, rfh2)
     if opts.browse:
         handle.cursor_message = record
         if opts.lock:
@@ -144,10 +148,18 @@ def get(
 
 
 def _fill(
-    md: MD, record: Record, local: QLocal, now: int, qm: QueueManagerPort, extension: int | None
+    md: MD,
+    record: Record,
+    local: QLocal,
+    now: int,
+    qm: QueueManagerPort,
+    extension: int | None,
+    rfh2: tuple[str, int, int] | None,
 ) -> None:
     store = local.store
     fill_md(md, record, store.context(record), now, qm.sim, store.backouts(record), extension)
+    if rfh2 is not None:  # the data starts with an MQRFH2 holding the properties
+        md.Format, md.Encoding, md.CodedCharSetId = rfh2
 
 
 def _find(

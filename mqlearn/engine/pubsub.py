@@ -20,6 +20,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqlearn.engine.generated import dead_letter
+from mqlearn.engine.message import PROPERTIES
+from mqlearn.engine.message_properties import for_put, publication_pmo
 from mqlearn.engine.mqi_checks import (
     REPORTS_REQUESTED,
     SET_CONTEXT,
@@ -364,6 +366,8 @@ class PubSub:
         if not copies and options & C.MQPMO_WARN_IF_NO_SUBS_MATCHED:
             warning = C.MQRC_NO_SUBS_MATCHED
         self.qm.log("", "publish", reason=warning, detail=_publish_detail(topic, copies))
+        # rule EIP-05: the copies carry the properties meant for subscribers
+        put_pmo, _carrier = (put_pmo, None) if put_pmo is None else publication_pmo(put_pmo)
         for copy in copies:
             if not copy.refusal:
                 sent = self.qm.put(
@@ -371,7 +375,7 @@ class PubSub:
                 )
                 warning = sent or warning
             elif copy.dead_letter:
-                self._dead_letter_copy(copy, data)
+                self._dead_letter_copy(copy, data, put_pmo)
         if warning == C.MQRC_NO_SUBS_MATCHED:
             warnings.warn(
                 MQWarning(
@@ -437,15 +441,20 @@ class PubSub:
         pending[route.local.name] += 1
         return 0
 
-    def _dead_letter_copy(self, copy: _Copy, data: bytes) -> None:
-        """USEDLQ(YES): a copy its queue refused goes to the dead-letter queue behind an MQDLH."""
+    def _dead_letter_copy(self, copy: _Copy, data: bytes, pmo: PMO | None) -> None:
+        """USEDLQ(YES): a copy its queue refused goes to the dead-letter queue behind an MQDLH,
+        with the properties the copy would have had (rules EIP-05, DLQ-01)."""
         md = copy.md
         md.MsgId = self.qm.new_msgid()
         deadline = deadline_of(md.Expiry, self.qm.sim.now)
+        fields = md.get()
+        props = None if pmo is None else for_put(pmo)
+        if props is not None:
+            fields[PROPERTIES] = props
         dead_letter(
             self.qm,
             data,
-            md.get(),
+            fields,
             self.qm.application_context(),
             deadline,
             copy.refusal,

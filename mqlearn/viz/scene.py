@@ -21,6 +21,7 @@ from mqlearn.viz.history import history
 
 if TYPE_CHECKING:
     from mqlearn.engine.events import Event
+    from mqlearn.engine.message_properties import Property
     from mqlearn.engine.qmgr import QueueManager
     from mqlearn.viz.labels import Labels
 
@@ -33,13 +34,21 @@ _SCAN_CAUSES = ("scan", "refresh")
 
 
 def chip(
-    seq: int, label: str, lane: int, priority: int, deadline: int | None, now: int, state: str
+    seq: int,
+    label: str,
+    lane: int,
+    priority: int,
+    deadline: int | None,
+    now: int,
+    state: str,
+    properties: Sequence[Property] = (),
 ) -> dict[str, Any]:
-    """One message as the view draws it (``expiry``: remaining tenths, -1 unlimited)."""
+    """One message as the view draws it (``expiry``: remaining tenths, -1 unlimited); a message
+    with properties also has ``properties``, each ``name = value (MQTYPE_...)``."""
     expiry = -1 if deadline is None else _remaining(deadline, now)
     if state == "live" and expiry == 0:
         state = "expired"
-    return {
+    drawn = {
         "id": seq,
         "label": label,
         "lane": lane,
@@ -48,6 +57,9 @@ def chip(
         "deadline_ms": deadline,
         "state": state,
     }
+    if properties:
+        drawn["properties"] = [p.shown() for p in properties]
+    return drawn
 
 
 def _lanes(qm: QueueManager, queue: str, top: int) -> list[int]:
@@ -106,9 +118,9 @@ def queue_scene(
                 if state == "live" and m.locker is not None:
                     state = "locked"
                 deadline = None if m.deadline == NEVER else m.deadline
-                shown.draw(
-                    chip(m.seq, labels.remember(m), m.lane, m.priority, deadline, now, state)
-                )
+                label = labels.remember(m)
+                props = qm.properties_of(m.seq)
+                shown.draw(chip(m.seq, label, m.lane, m.priority, deadline, now, state, props))
             else:
                 shown.fold(m.lane, is_expired(m.deadline, now))
         depth = local.store.depth
@@ -119,8 +131,11 @@ def queue_scene(
         for life in lives:
             if shown.room(life.lane):
                 label = labels.of(life.seq, life.msg_id)
+                props = qm.properties_of(life.seq)
                 shown.draw(
-                    chip(life.seq, label, life.lane, life.priority, life.deadline, now, "live")
+                    chip(
+                        life.seq, label, life.lane, life.priority, life.deadline, now, "live", props
+                    )
                 )
             else:
                 shown.fold(life.lane, life.expired_at(now))
@@ -154,7 +169,8 @@ def reply_box(qm: QueueManager, reply_q: str, labels: Labels) -> dict[str, Any]:
         if len(chips) == CHIPS_PER_LANE:
             break
         deadline = None if m.deadline == NEVER else m.deadline
-        chips.append(chip(m.seq, labels.remember(m), 0, m.priority, deadline, now, "report"))
+        label, props = labels.remember(m), qm.properties_of(m.seq)
+        chips.append(chip(m.seq, label, 0, m.priority, deadline, now, "report", props))
     return {"queue": reply_q, "curdepth": store.depth, "chips": chips}
 
 
