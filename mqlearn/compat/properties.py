@@ -29,11 +29,6 @@ class Properties:
     def __init__(self, handle: MessageHandle) -> None:
         self._handle = handle
 
-    @property
-    def values(self) -> dict[str, tuple[Any, int]]:
-        """name -> (value, MQTYPE_*), in the order they were set."""
-        return {p.name: (p.value, p.type) for p in self._handle._engine.properties}
-
     def set(
         self,
         name: Any,

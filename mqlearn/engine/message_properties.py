@@ -84,7 +84,8 @@ _KEYWORDS = frozenset(
     {"NULL", "TRUE", "FALSE", "NOT", "AND", "OR", "BETWEEN", "LIKE", "IN", "IS", "ESCAPE"}
 )
 RESERVED_FOLDERS: Final = ("mcd", "jms", "usr", "mqext")  # PROPCTL COMPAT looks for these
-_GET_OPTIONS: Final = (
+# the MQGMO options about properties (MQGMO_PROPERTIES_AS_Q_DEF is 0)
+GET_OPTIONS: Final = (
     C.MQGMO_PROPERTIES_IN_HANDLE
     | C.MQGMO_NO_PROPERTIES
     | C.MQGMO_PROPERTIES_FORCE_MQRFH2
@@ -427,10 +428,9 @@ def publication_pmo(pmo: PMO) -> tuple[PMO, MessageHandle | None]:
 def get_target(gmo: GMO, options: int) -> MessageHandle | None:
     """The message handle a get fills (GMO.MsgHandle, version 4), checked with the GMO's other
     fields before any message is looked for: one property option at most (MQRC_OPTIONS_ERROR),
-    a live handle (MQRC_HMSG_ERROR), and a handle when MQGMO_PROPERTIES_IN_HANDLE asks for one."""
-    wanted = options & _GET_OPTIONS
-    if not wanted and gmo.Version < C.MQGMO_VERSION_4:
-        return None
+    a live handle (MQRC_HMSG_ERROR), and a handle when MQGMO_PROPERTIES_IN_HANDLE asks for one.
+    MQGET asks only when the GMO has a property option or is version 4."""
+    wanted = options & GET_OPTIONS
     if wanted & (wanted - 1):
         raise fail(C.MQRC_OPTIONS_ERROR, "more than one MQGMO_*PROPERTIES* option")
     target = handle(gmo.MsgHandle, "GMO.MsgHandle") if gmo.Version >= 4 else None
@@ -449,15 +449,14 @@ def for_get(
     ccsid: int,
 ) -> tuple[bytes, tuple[str, int, int] | None]:
     """A get's properties: into ``target`` (:func:`get_target`), or as an MQRFH2 in front of
-    ``data``, or nowhere, by the GMO's property option and the queue's PROPCTL.
+    ``data``, or nowhere, by the GMO's property option and the queue's PROPCTL. MQGET asks only
+    when there is a target or the message has properties.
 
     ``extension``: ``data`` starts with an MQMDE (rule MD-07) in that CCSID. Returns the data
     and, when an MQRFH2 now leads it, what the MD says instead (MQFMT_RF_HEADER_2, the queue
     manager's native encoding and ``ccsid``); the MQRFH2 describes what follows it."""
-    wanted = options & _GET_OPTIONS
+    wanted = options & GET_OPTIONS
     props = of(record)
-    if not props and target is None:
-        return data, None
     if wanted == C.MQGMO_NO_PROPERTIES:
         return data, None
     propctl = local.propctl

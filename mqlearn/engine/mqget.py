@@ -27,12 +27,13 @@ from mqlearn.engine.message import (
     DEADLINE,
     EXTRA,
     LANE,
+    PROPERTIES,
     SEQ,
     XDEADLINE,
     Record,
     field,
 )
-from mqlearn.engine.message_properties import for_get, get_target
+from mqlearn.engine.message_properties import GET_OPTIONS, for_get, get_target
 from mqlearn.engine.mqi_checks import (
     BROWSE_OPTIONS,
     SYNC_DEFAULT,
@@ -81,7 +82,9 @@ def get(
         raise ValueError(f"max_length must be a non-negative int or None, got {max_length!r}")
     try:
         opts = check_gmo(gmo)
-        target = get_target(gmo, opts.options)  # the message handle the properties go in
+        target = None  # the message handle the properties go in
+        if opts.options & GET_OPTIONS or gmo.Version >= C.MQGMO_VERSION_4:
+            target = get_target(gmo, opts.options)
         if opts.skip_backout:
             _check_mark(qm)
         if local.get == "DISABLED":
@@ -107,7 +110,9 @@ def get(
                 data = mde + data
                 extension = qm.ccsid  # the MQMDE is in the queue manager's CCSID
         # the properties into the GMO's handle, an MQRFH2, or nowhere (docs/engine.md)
-        data, rfh2 = for_get(local, record, target, opts.options, data, extension, qm.ccsid)
+        rfh2 = None
+        if target is not None or (record[EXTRA] is not None and PROPERTIES in record[EXTRA]):
+            data, rfh2 = for_get(local, record, target, opts.options, data, extension, qm.ccsid)
         warning = 0
         if max_length is not None and len(data) > max_length:
             if not opts.accept_truncated:

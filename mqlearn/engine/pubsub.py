@@ -338,6 +338,7 @@ class PubSub:
             if options & C.MQPMO_RETAIN:
                 raise ValueError("MQPMO_RETAIN: mqlearn does not model retained publications")
         put_pmo = None
+        carrier = None  # holds the properties the copies carry (rule EIP-05) while they are put
         try:
             topic = _topic_string(topic, "topic string")
             if pmo is not None:
@@ -345,6 +346,7 @@ class PubSub:
                 put_pmo.Options = options & ~_PUBLISH_OPTIONS
                 options = check_pmo(put_pmo).options | options & _PUBLISH_OPTIONS
                 put_pmo.Options = options & ~_COPY_DROPS
+                put_pmo, carrier = publication_pmo(put_pmo)
             check_put_md(md, self.qm.enforce_max_expiry)
             suppress = bool(options & C.MQPMO_SUPPRESS_REPLYTO)
             if suppress and (md.Report & REPORTS_REQUESTED or md.MsgType == C.MQMT_REQUEST):
@@ -366,8 +368,6 @@ class PubSub:
         if not copies and options & C.MQPMO_WARN_IF_NO_SUBS_MATCHED:
             warning = C.MQRC_NO_SUBS_MATCHED
         self.qm.log("", "publish", reason=warning, detail=_publish_detail(topic, copies))
-        # rule EIP-05: the copies carry the properties meant for subscribers
-        put_pmo, _carrier = (put_pmo, None) if put_pmo is None else publication_pmo(put_pmo)
         for copy in copies:
             if not copy.refusal:
                 sent = self.qm.put(
@@ -376,6 +376,7 @@ class PubSub:
                 warning = sent or warning
             elif copy.dead_letter:
                 self._dead_letter_copy(copy, data, put_pmo)
+        del carrier  # every copy is put: the handle the PMO named may go
         if warning == C.MQRC_NO_SUBS_MATCHED:
             warnings.warn(
                 MQWarning(

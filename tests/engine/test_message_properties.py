@@ -384,6 +384,19 @@ def test_eip05_each_subscribers_copy_carries_the_publishers_properties() -> None
         assert [(p.name, p.value) for p in got] == [("region", "EU")], queue
 
 
+def test_a_publication_naming_a_dead_handle_is_2460_and_reaches_nobody() -> None:
+    qm = qm_with_queues(queues=("SUB.A",))
+    qm.define_sub("A", topicstr="prices/eur", dest="SUB.A")
+    handle = handle_with(qm, ("region", "EU"))
+    handle.delete()
+    with raises_reason(C.MQRC_HMSG_ERROR):
+        qm.publish(
+            "prices/eur", b"1.08", mq.MD(), mq.PMO(Version=3, OriginalMsgHandle=handle.msg_handle)
+        )
+    assert qm.curdepth("SUB.A") == 0
+    assert qm.events[-1].kind == "failed"
+
+
 # -- a round-trip property of every type ---------------------------------------------------------
 VALUES = st.one_of(
     st.tuples(st.just(P.MQTYPE_STRING), st.text()),
