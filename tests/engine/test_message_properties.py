@@ -11,8 +11,10 @@ subscriber's copy (EIP-05).
 from __future__ import annotations
 
 import gc
+import re
 import struct
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -306,6 +308,51 @@ def test_the_mqrfh2_writes_each_type_as_ibm_names_it() -> None:
     assert folders["usr"].find("nothing").get("nil") == "true"  # type: ignore[union-attr]
     leaf = folders["mq_usr"].find("grp/leaf")
     assert leaf is not None and (leaf.get("dt"), leaf.text) == ("i2", "1")
+
+
+def test_the_mqrfh2_matches_a_real_capture_folder_for_folder() -> None:
+    """The MQRFH2 of a real amqsbcg capture (a JMS text message, big-endian, tests/interop/
+    samples/rfh2-browse.txt): the same properties, set as strings, give the same folders byte for
+    byte and the same fixed fields (ours in the native encoding, so compared as values)."""
+    capture = Path(__file__).parent.parent / "interop" / "samples" / "rfh2-browse.txt"
+    rows = re.findall(r"^[0-9A-F]{8}: (.{40})", capture.read_text("latin-1"), flags=re.MULTILINE)
+    real = bytes.fromhex("".join(rows).replace(" ", ""))
+    length = struct.unpack_from(">i", real, 8)[0]
+    qm = qm_with_queues(queues=())
+    qm.define_qlocal(APP_Q, propctl="ALL")
+    props = (
+        ("mcd.Msd", "jms_text"),
+        ("jms.Dst", "queue:///DEV.QUEUE.1"),
+        ("jms.Tms", "1571328167362"),
+        ("jms.Dlv", "2"),
+    )
+    put_with(qm, APP_Q, handle_with(qm, *props), real[length:], Format=C.MQFMT_STRING)
+    ours, md = get_plain(qm, APP_Q)
+    assert (
+        md.Format == C.MQFMT_RF_HEADER_2 and ours[length:] == real[length:] == b"This is my message"
+    )
+    assert ours[36:length] != real[36:length], "the lengths are in each one's own byte order"
+    ours_folders = [ours[at + 4 : at + 4 + n] for at, n in _lengths(ours, "<")]
+    real_folders = [real[at + 4 : at + 4 + n] for at, n in _lengths(real, ">")]
+    assert ours_folders == real_folders
+    fields = ("StrucId", "Version", "StrucLength", "CodedCharSetId", "Format", "Flags")
+    ours_fixed = read_rfh2(ours)[0]
+    real_fixed = dict(zip(fields, struct.unpack_from(">4sii4x i8si", real), strict=True))
+    assert {f: ours_fixed[f] for f in fields} == {
+        **real_fixed,
+        "Format": real_fixed["Format"].decode(),
+    }
+
+
+def _lengths(data: bytes, order: str) -> list[tuple[int, int]]:
+    """(offset, NameValueLength) of each folder of the MQRFH2 at the start of ``data``."""
+    end = struct.unpack_from(order + "i", data, 8)[0]
+    found, at = [], 36
+    while at < end:
+        size = struct.unpack_from(order + "i", data, at)[0]
+        found.append((at, size))
+        at += 4 + size
+    return found
 
 
 def test_mqsc_sets_and_shows_propctl() -> None:
