@@ -135,7 +135,9 @@ def _name_problem(name: str) -> str:
         return "names beginning JMS are the JMS synonyms, which mqlearn does not model"
     if name.upper().removeprefix("USR.") in _KEYWORDS:
         return "a selector keyword (NULL, TRUE, AND ...) is not a property name"
-    if name.startswith(("Body", "Root")) and not name.startswith("Root.MQMD."):
+    if name.startswith("Root.MQMD."):
+        return "the message-descriptor properties (Root.MQMD.*) are not modelled: set the MD field"
+    if name.startswith(("Body", "Root")):
         return "names beginning Body or Root are reserved"
     if name.startswith(".") or name.endswith(".") or ".." in name:
         return "a '.' cannot start or end a name or follow another '.'"

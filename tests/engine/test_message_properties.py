@@ -108,7 +108,10 @@ def test_constants_have_ibms_values() -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["", "JMSFoo", "usr.JMSX", "NULL", "usr.between", "Root.x", "Body", "a..b", "a.", ".a", "1x"],
+    [
+        *("", "JMSFoo", "usr.JMSX", "NULL", "usr.between", "Root.x", "Body", "a..b", "a.", ".a"),
+        *("1x", "mqext.a.b", "Root.MQMD.Priority"),  # the last: IBM's, but not modelled
+    ],
 )
 def test_a_bad_property_name_is_2442(name: str) -> None:
     handle = mq.MessageHandle()
