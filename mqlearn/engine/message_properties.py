@@ -346,8 +346,9 @@ def handle(value: object, where: str) -> MessageHandle | None:
 # -- what a message keeps ------------------------------------------------------------------------
 def pack(props: Iterable[Property]) -> bytes | None:
     """Properties as a record keeps them (None: there are none): one ``bytes`` value, the
-    marshal form of the flat tuple (name, type, value, copy options, name, ...). A tuple nested
-    in ``extra`` would keep the record tracked until a second collection; bytes never are."""
+    marshal form of the flat tuple (name, type, value, copy options, name, ...). The collector
+    never tracks bytes, while a tuple in ``extra`` is untracked only once a collection has seen
+    it (and the tuples inside it before it), so the record holds no more than it did."""
     items = tuple(item for prop in props for item in prop)
     return marshal.dumps(items) if items else None
 
