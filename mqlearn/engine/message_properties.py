@@ -23,6 +23,7 @@ import marshal
 import math
 import struct
 import weakref
+import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from xml.sax.saxutils import escape
@@ -31,6 +32,7 @@ from mqlearn.engine.message import EXTRA, MessageView, Record, field
 from mqlearn.engine.message import PROPERTIES as PROPERTIES
 from mqlearn.engine.mqi_checks import fail
 from mqlearn.mqi import cmqc as C
+from mqlearn.mqi.errors import MQMIError
 
 if TYPE_CHECKING:
     from mqlearn.engine.objects import QLocal
@@ -465,6 +467,12 @@ def for_get(
     propctl = local.propctl
     force = wanted == C.MQGMO_PROPERTIES_FORCE_MQRFH2 or (not wanted and propctl == "FORCE")
     if target is not None and not force and wanted != C.MQGMO_PROPERTIES_COMPATIBILITY:
+        if extension is None and field(record, "Format", "") == C.MQFMT_RF_HEADER_2:
+            found = from_rfh2(data, field(record, "Encoding", C.MQENC_NATIVE))
+            if found is not None:  # the putter's own MQRFH2 held properties: into the handle
+                carried, data, described = found
+                target.receive((*props, *carried))
+                return data, described
         target.receive(props)
         return data, None
     if not props:
@@ -555,3 +563,85 @@ def rfh2(props: Iterable[Property], fmt: str, encoding: int, ccsid: int) -> byte
         b"RFH ", 2, length, encoding, ccsid, fmt.ljust(8).encode("ascii"), 0, NAME_VALUE_CCSID
     )
     return fixed + body
+
+
+# -- an MQRFH2 the putter wrote ----------------------------------------------------------------
+# folders whose elements are message properties (IBM, "Supported MQRFH2 folders"), besides any
+# folder marked content='properties'
+PROPERTY_FOLDERS: Final = ("usr", "mq_usr", "jms", "mcd", "mqext", "mq", "mqps")
+_FROM_DT: Final = {dt: type_ for type_, dt in _DT.items()} | {
+    "int": MQTYPE_INT32,
+    "string": MQTYPE_STRING,
+}
+
+
+def from_rfh2(
+    data: bytes, encoding: int
+) -> tuple[tuple[Property, ...], bytes, tuple[str, int, int] | None] | None:
+    """The properties in the MQRFH2 at the start of ``data`` (``encoding``: the MD's), taken out
+    of it as a get into a message handle takes them (IBM, "PROPCTL queue options": name/value
+    pairs that are not properties stay in the MQRFH2). Returns (the properties, the data
+    without them, and when no folder is left and the MQRFH2 goes, the Format, Encoding and
+    CodedCharSetId it gave what follows it); None when there is no well-formed version-2 MQRFH2
+    with properties there (the data is then returned as it is)."""
+    order = ">" if encoding & C.MQENC_INTEGER_MASK == C.MQENC_INTEGER_NORMAL else "<"
+    if len(data) < _RFH2_FIXED.size or data[:4] != b"RFH ":
+        return None
+    version, length, next_encoding, next_ccsid = struct.unpack_from(order + "4i", data, 4)
+    nv_ccsid = struct.unpack_from(order + "i", data, 32)[0]
+    if version != 2 or not _RFH2_FIXED.size <= length <= len(data) or nv_ccsid != 1208:
+        return None
+    found: list[Property] = []
+    kept: list[bytes] = []
+    at = _RFH2_FIXED.size
+    try:
+        while at < length:
+            size = struct.unpack_from(order + "i", data, at)[0]
+            raw = data[at + 4 : at + 4 + size]
+            if size < 0 or at + 4 + size > length:
+                return None
+            text = raw.decode("utf-8").rstrip(" \0").replace("xsi:nil=", "nil=")
+            folder = ET.fromstring(text)
+            if folder.tag in PROPERTY_FOLDERS or folder.get("content") == "properties":
+                found.extend(
+                    _folder_properties(folder, [] if folder.tag == "usr" else [folder.tag])
+                )
+            else:
+                kept.append(raw)
+            at += 4 + size
+    except (ET.ParseError, UnicodeDecodeError, ValueError, struct.error, MQMIError):
+        return None  # not an MQRFH2 mqlearn can read: left as data
+    if not found:
+        return None
+    rest = data[length:]
+    if not kept:
+        fmt = data[20:28].decode("ascii", "replace")
+        return tuple(found), rest, (fmt, next_encoding, next_ccsid)
+    body = b"".join(struct.pack(order + "i", len(raw)) + raw for raw in kept)
+    fixed = data[:8] + struct.pack(order + "i", _RFH2_FIXED.size + len(body)) + data[12:36]
+    return tuple(found), fixed + body + rest, None
+
+
+def _folder_properties(element: ET.Element, path: list[str]) -> Iterator[Property]:
+    """The properties in a folder's (or group's) elements: ``path`` names the folder and groups."""
+    for child in element:
+        if len(child):
+            yield from _folder_properties(child, [*path, child.tag])
+            continue
+        name = ".".join([*path, child.tag])
+        if child.get("nil") == "true":
+            yield Property(name, MQTYPE_NULL, None)
+            continue
+        type_ = _FROM_DT.get(child.get("dt") or "string", MQTYPE_STRING)
+        text = child.text or ""
+        if type_ == MQTYPE_BOOLEAN:
+            value: Any = text.strip() in ("1", "true", "TRUE")
+        elif type_ == MQTYPE_BYTE_STRING:
+            value = bytes.fromhex(text)
+        elif type_ in _INT_BITS:
+            value = int(text)
+        elif type_ in (MQTYPE_FLOAT32, MQTYPE_FLOAT64):
+            value = float(text)
+        else:
+            value = text
+        yield Property(name, *check_value(value, type_))

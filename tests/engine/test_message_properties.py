@@ -317,9 +317,7 @@ def test_the_mqrfh2_matches_a_real_capture_folder_for_folder() -> None:
     """The MQRFH2 of a real amqsbcg capture (a JMS text message, big-endian, tests/interop/
     samples/rfh2-browse.txt): the same properties, set as strings, give the same folders byte for
     byte and the same fixed fields (ours in the native encoding, so compared as values)."""
-    capture = Path(__file__).parent.parent / "interop" / "samples" / "rfh2-browse.txt"
-    rows = re.findall(r"^[0-9A-F]{8}: (.{40})", capture.read_text("latin-1"), flags=re.MULTILINE)
-    real = bytes.fromhex("".join(rows).replace(" ", ""))
+    real = real_capture()
     length = struct.unpack_from(">i", real, 8)[0]
     qm = qm_with_queues(queues=())
     qm.define_qlocal(APP_Q, propctl="ALL")
@@ -345,6 +343,83 @@ def test_the_mqrfh2_matches_a_real_capture_folder_for_folder() -> None:
         **real_fixed,
         "Format": real_fixed["Format"].decode(),
     }
+
+
+def real_capture() -> bytes:
+    capture = Path(__file__).parent.parent / "interop" / "samples" / "rfh2-browse.txt"
+    rows = re.findall(r"^[0-9A-F]{8}: (.{40})", capture.read_text("latin-1"), flags=re.MULTILINE)
+    return bytes.fromhex("".join(rows).replace(" ", ""))
+
+
+def test_a_putters_own_mqrfh2_gives_its_properties_to_a_getters_handle() -> None:
+    """The real capture's message (a JMS text message: MQRFH2 with mcd and jms folders, then
+    "This is my message"), put as data: a get with a handle takes the folders' properties and
+    returns the data after the MQRFH2, described as the MQRFH2 described it (MQSTR, 273, 1208);
+    a get without one receives it as it was put (PROPCTL COMPAT)."""
+    real = real_capture()
+    qm = qm_with_queues()
+    for _ in range(2):
+        md = mq.MD(Format=C.MQFMT_RF_HEADER_2, Encoding=273, CodedCharSetId=1208)
+        mq.Queue(qm, APP_Q).put(real, md)
+    data, md, got = get_into(qm, APP_Q)
+    assert data == b"This is my message"
+    assert (md.Format, md.Encoding, md.CodedCharSetId) == (C.MQFMT_STRING, 273, 1208)
+    assert [(p.name, p.type, p.value) for p in got] == [
+        ("mcd.Msd", P.MQTYPE_STRING, "jms_text"),
+        ("jms.Dst", P.MQTYPE_STRING, "queue:///DEV.QUEUE.1"),
+        ("jms.Tms", P.MQTYPE_STRING, "1571328167362"),
+        ("jms.Dlv", P.MQTYPE_STRING, "2"),
+    ]
+    assert get_plain(qm, APP_Q)[0] == real
+
+
+def test_folders_that_are_not_properties_stay_in_the_putters_mqrfh2() -> None:
+    """IBM, "PROPCTL queue options": name/value pairs that are not properties remain in the
+    MQRFH2, which is stripped of the properties. Built here by hand, big-endian."""
+
+    def folder(text: str) -> bytes:
+        raw = text.encode() + b" " * (-len(text) % 4)
+        return struct.pack(">i", len(raw)) + raw
+
+    folders = folder("<usr><n dt='i4'>5</n><ok dt='boolean'>1</ok></usr>") + folder(
+        "<app><note>keep me</note></app>"
+    )
+    fixed = struct.pack(">4s4i8s2i", b"RFH ", 2, 36 + len(folders), 273, 1208, b"MQSTR   ", 0, 1208)
+    qm = qm_with_queues()
+    md = mq.MD(Format=C.MQFMT_RF_HEADER_2, Encoding=273)
+    mq.Queue(qm, APP_Q).put(fixed + folders + b"body", md)
+    data, md, got = get_into(qm, APP_Q)
+    assert [(p.name, p.value) for p in got] == [("n", 5), ("ok", True)]
+    assert md.Format == C.MQFMT_RF_HEADER_2
+    kept = folder("<app><note>keep me</note></app>")
+    assert data == fixed[:8] + struct.pack(">i", 36 + len(kept)) + fixed[12:] + kept + b"body"
+
+
+@given(
+    props=st.dictionaries(
+        st.from_regex(r"[a-z]{1,8}", fullmatch=True),
+        st.tuples(
+            st.sampled_from([P.MQTYPE_STRING, P.MQTYPE_INT8, P.MQTYPE_INT64, P.MQTYPE_BOOLEAN]),
+            st.integers(-100, 100),
+        ),
+        max_size=5,
+    )
+)
+def test_an_mqrfh2_a_get_wrote_reads_back_into_a_handle(props: dict[str, tuple[int, int]]) -> None:
+    """What one get gave as an MQRFH2 (PROPCTL ALL, no handle), put again as it came, gives
+    a getter with a handle the same properties."""
+    qm = qm_with_queues(queues=())
+    qm.define_qlocal(APP_Q, propctl="ALL")
+    handle = mq.MessageHandle(qm)
+    for name, (type_, number) in props.items():
+        value = {P.MQTYPE_STRING: str(number), P.MQTYPE_BOOLEAN: number > 0}.get(type_, number)
+        handle.set(name, value, type_)
+    put_with(qm, APP_Q, handle, b"body")
+    data, md = get_plain(qm, APP_Q)
+    mq.Queue(qm, APP_Q).put(data, md)
+    data, _, got = get_into(qm, APP_Q)
+    assert data == b"body"
+    assert [(p.name, p.type, p.value) for p in got] == [(p.name, p.type, p.value) for p in handle]
 
 
 def _lengths(data: bytes, order: str) -> list[tuple[int, int]]:
