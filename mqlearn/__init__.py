@@ -11,6 +11,8 @@ from mqlearn import interop, patterns
 from mqlearn.engine import (
     Channel,
     Event,
+    MessageHandle,
+    Property,
     Queue,
     QueueManager,
     Simulation,
@@ -58,6 +60,8 @@ __all__ = [
     "Event",
     "MQMIError",
     "MQWarning",
+    "MessageHandle",
+    "Property",
     "Queue",
     "QueueManager",
     "Simulation",

@@ -22,6 +22,7 @@ from mqlearn.engine import transmission
 from mqlearn.engine.channel import Channel
 from mqlearn.engine.descriptor import carried_fields
 from mqlearn.engine.handle import Queue
+from mqlearn.engine.message_properties import MessageHandle
 from mqlearn.engine.mqi_checks import check_put_md, message_bytes
 from mqlearn.engine.objects import QRemote
 from mqlearn.engine.qmgr import QueueManager
@@ -147,7 +148,7 @@ def jms_expiration(sim: Simulation, ttl_ms: int) -> int:
 
     An absolute time, not a time-to-live: IBM MQ's JMS client carries it in the MQRFH2 (jms.Exp),
     and a JMS consumer's getJMSExpiration() returns this same value, however long the message
-    waited. (mqlearn does not model the MQRFH2; ``JmsMessage.jms_expiration`` holds the value.)
+    waited. ``JmsProducer.send`` puts it as the message property ``jms.Exp``.
     """
     ttl_ms = _ms("time_to_live", ttl_ms, allow_zero=True)
     return 0 if ttl_ms == 0 else sim.now + ttl_ms
@@ -185,7 +186,12 @@ class JmsProducer:
         self._ttl = _ms("time_to_live", ttl_ms, allow_zero=True)
 
     def send(self, data: bytes, time_to_live: int | None = None) -> JmsMessage:
-        """send(message[, timeToLive]): MQMD.Expiry from the TTL; JMSExpiration = now + TTL."""
+        """send(message[, timeToLive]): MQMD.Expiry from the TTL; JMSExpiration = now + TTL.
+
+        The JMS header fields go with the message as properties, in the MQRFH2 folders IBM's
+        client writes them in (docs/patterns.md): ``mcd.Msd`` jms_bytes, ``jms.Dst`` the queue
+        as a URI, ``jms.Tms`` JMSTimestamp and, when the message can expire, ``jms.Exp``
+        JMSExpiration (ms, as text)."""
         ttl = (
             self._ttl
             if time_to_live is None
@@ -193,8 +199,16 @@ class JmsProducer:
         )
         md = MD(Expiry=jms_ttl_to_expiry(ttl))
         now = self.qm.sim.now
-        self._queue.put(data, md)
-        return JmsMessage(md, now, jms_expiration(self.qm.sim, ttl))
+        expiration = jms_expiration(self.qm.sim, ttl)
+        header = MessageHandle(self.qm)
+        header.set("mcd.Msd", "jms_bytes")
+        header.set("jms.Dst", f"queue:///{self._queue.name}")
+        header.set("jms.Tms", str(now))
+        if expiration:
+            header.set("jms.Exp", str(expiration))
+        pmo = PMO(Version=C.MQPMO_VERSION_3, OriginalMsgHandle=header.msg_handle)
+        self._queue.put(data, md, pmo)
+        return JmsMessage(md, now, expiration)
 
 
 # -- EIP-03: .NET / MSMQ TimeToReachQueue and TimeToBeReceived ------------------------------------

@@ -133,14 +133,26 @@ def test_eip02_producer_ttl_and_per_send_ttl_set_expiry_and_jmsexpiration() -> N
     short = producer.send(b"c")
     assert (short.md.Expiry, short.jms_expiration) == (1, 10_050)
     qm.sim.advance(seconds=3)
-    assert get_from(qm, APP_Q)[0] == b"b"  # the 2.5 s and 0.1 s ones expired
+    data, _ = get_from(qm, APP_Q)  # no message handle: the JMS fields come as an MQRFH2
+    assert data.startswith(b"RFH ") and data.endswith(b"b")  # the 2.5 s and 0.1 s ones expired
+    assert b"<jms><Dst>queue:///APP.IN</Dst><Tms>10000</Tms></jms>" in data
+    assert b"<Exp>" not in data, "a message that never expires has no jms.Exp"
     assert get_reason(qm, APP_Q) == C.MQRC_NO_MSG_AVAILABLE
+
+
+def jms_consumer_get(qm: mq.QueueManager) -> tuple[bytes, dict[str, Any]]:
+    """A get as IBM's JMS client makes one: into a message handle (the JMS header fields)."""
+    handle = mq.MessageHandle(qm)
+    gmo = mq.GMO(Version=4, MsgHandle=handle.msg_handle, Options=C.MQGMO_PROPERTIES_IN_HANDLE)
+    data = mq.Queue(qm, APP_Q).get(None, mq.MD(), gmo)
+    return data, {prop.name: prop.value for prop in handle}
 
 
 def test_eip02_a_ttl_too_long_for_mqmd_expiry_is_put_unlimited_with_jms_expiration() -> None:
     """IBM's "Mapping JMS header fields at send() or publish()": a time-to-live of 214 748 364.7 s
     or more does not fit in MQMD.Expiry; the client puts MQEI_UNLIMITED and carries the real
-    expiration time in the MQRFH2 (jms.Exp), which mqlearn keeps as JmsMessage.jms_expiration."""
+    expiration time in the MQRFH2 (jms.Exp): JmsMessage.jms_expiration, and the message's
+    property jms.Exp, which a JMS consumer reads back."""
     qm = qm_with_queues(scans=True)
     qm.sim.advance(seconds=10)
     eight_years = 250_000_000_000  # ms
@@ -148,7 +160,14 @@ def test_eip02_a_ttl_too_long_for_mqmd_expiry_is_put_unlimited_with_jms_expirati
     assert sent.md.Expiry == C.MQEI_UNLIMITED
     assert sent.jms_expiration == 10_000 + eight_years
     qm.sim.advance(seconds=10 * 365 * 24 * 3600)  # ten years: the queue manager never expires it
-    assert get_from(qm, APP_Q)[0] == b"long"
+    data, fields = jms_consumer_get(qm)
+    assert data == b"long"
+    assert fields == {
+        "mcd.Msd": "jms_bytes",
+        "jms.Dst": f"queue:///{APP_Q}",
+        "jms.Tms": "10000",
+        "jms.Exp": str(10_000 + eight_years),
+    }
 
 
 def test_eip02_jms_expiration_is_an_absolute_time_not_the_ttl_that_remains() -> None:

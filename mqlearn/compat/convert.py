@@ -74,7 +74,7 @@ def to_engine(ours: MQOpts, engine_type: type[MQStruct]) -> MQStruct:
     out = made.__dict__
     for name, kind, length, default, blank in shared_fields(type(ours), engine_type):
         value = values[name]
-        if kind == "l":
+        if kind in ("l", "q"):  # an MQLONG, or an MQINT64 (a message handle)
             if value == default and type(value) is int:
                 continue
             if isinstance(value, bool) or not isinstance(value, int):

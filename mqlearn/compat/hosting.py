@@ -83,7 +83,6 @@ class Host:
     app_password_required: bool = True
     models: dict[str, Model] = field(default_factory=dict)
     dynamic: dict[str, str] = field(default_factory=dict)  # dynamic queue -> TEMPDYN/PERMDYN
-    properties: dict[bytes, dict[str, Any]] = field(default_factory=dict)  # MsgId -> properties
     opened: dict[str, list[int]] = field(default_factory=dict)  # queue -> [input, output] opens
     created_by_app: set[str] = field(default_factory=set)  # dynamic queues user app made
     # principal or group -> its authority records (mqlearn/compat/authority.py applies them)

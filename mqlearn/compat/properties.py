@@ -1,25 +1,20 @@
-"""Message properties (MQCRTMH, MQSETMP, MQINQMP, MQDLTMP) for the shims.
+"""``MessageHandle`` and ``handle.properties`` (MQCRTMH, MQSETMP, MQINQMP, MQDLTMP, MQDLTMH) for
+the shims, shaped as pymqi and ibmmq shape them, over the engine's message handles.
 
-The engine stores a message's descriptor and data; its properties are kept here, beside the
-simulated queue manager, keyed by the message's MsgId: a put whose PMO names a message handle
-(OriginalMsgHandle) records that handle's properties under the MsgId the put gave the message,
-and a get whose GMO names a message handle (MsgHandle) fills that handle with the properties of
-the message it returned. Each subscriber's copy of a publication carries the publisher's
-properties; the other messages the queue manager makes itself (reports, dead letters) do not
-(docs/compat.md).
+The engine keeps a message's properties with the message
+(:mod:`mqlearn.engine.message_properties`): a put whose PMO names a handle (OriginalMsgHandle,
+NewMsgHandle) stores them, a get whose GMO names one (MsgHandle) fills it, and the copies, dead
+letters and reports the queue manager makes carry them as IBM says. This module only translates
+the libraries' arguments and errors.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Sequence
 from typing import Any
 
 from mqlearn.compat import CMQC
-from mqlearn.compat.hosting import Host
-
-_HANDLES: dict[int, MessageHandle] = {}
-_NEXT = itertools.count(1)
+from mqlearn.engine import message_properties as engine
+from mqlearn.mqi.errors import MQMIError as EngineError
 
 
 def _name(name: Any) -> str:
@@ -33,7 +28,6 @@ class Properties:
 
     def __init__(self, handle: MessageHandle) -> None:
         self._handle = handle
-        self.values: dict[str, tuple[Any, int]] = {}  # name -> (value, MQTYPE_*)
 
     def set(
         self,
@@ -44,12 +38,12 @@ class Properties:
         pd: Any = None,
         smpo: Any = None,
     ) -> None:
-        """MQSETMP."""
-        self._handle._check()
-        key = _name(name)
-        if not key:
-            raise self._handle._error(CMQC.MQCC_FAILED, CMQC.MQRC_PROPERTY_NAME_ERROR)
-        self.values[key] = (value, property_type)
+        """MQSETMP (a PD's CopyOptions are kept with the property)."""
+        if property_type == CMQC.MQTYPE_STRING and isinstance(value, bytes):
+            value = value.decode("utf-8")
+        copy_options = getattr(pd, "CopyOptions", CMQC.MQCOPY_DEFAULT)
+        with self._handle._call():
+            self._handle._engine.set(_name(name), value, property_type, copy_options)
 
     def get(
         self,
@@ -63,13 +57,9 @@ class Properties:
     ) -> Any:
         """MQINQMP: 2471 when the message has no such property, 2469 when the value is longer
         than ``max_value_length``."""
-        self._handle._check()
-        key = _name(name)
-        if key not in self.values:
-            raise self._handle._error(
-                CMQC.MQCC_FAILED, CMQC.MQRC_PROPERTY_NOT_AVAILABLE, value=default
-            )
-        value, _ = self.values[key]
+        with self._handle._call(value=default):
+            found = self._handle._engine.inq(_name(name), property_type, impo_options)
+        value = found.value
         limit = max_value_length or self.default_value_length
         if isinstance(value, str | bytes) and len(value) > limit:
             raise self._handle._error(
@@ -80,12 +70,11 @@ class Properties:
     inq = get
 
     def dlt(self, name: Any, dmpo: Any = None) -> None:
-        """MQDLTMP."""
-        self._handle._check()
-        key = _name(name)
-        if key not in self.values:
-            raise self._handle._error(CMQC.MQCC_WARNING, CMQC.MQRC_PROPERTY_NOT_AVAILABLE)
-        del self.values[key]
+        """MQDLTMP (2471 is a warning there)."""
+        try:
+            self._handle._engine.dlt(_name(name))
+        except EngineError as error:
+            raise self._handle._error(CMQC.MQCC_WARNING, error.reason) from None
 
     def __getitem__(self, name: Any) -> Any:
         try:
@@ -98,6 +87,21 @@ class Properties:
         self.set(name, value)
 
 
+class _Call:
+    """Engine errors raised in its block become the library's MQMIError."""
+
+    def __init__(self, handle: MessageHandle, extra: dict[str, Any]) -> None:
+        self._handle = handle
+        self._extra = extra
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, error: Any, tb: Any) -> None:
+        if isinstance(error, EngineError):
+            raise self._handle._error(error.comp, error.reason, **self._extra) from None
+
+
 class MessageHandle:
     """MQCRTMH: a message handle whose integer ``msg_handle`` goes in PMO.OriginalMsgHandle
     (a put) or GMO.MsgHandle (a get)."""
@@ -107,24 +111,25 @@ class MessageHandle:
     def __init__(self, qmgr: Any = None, cmho: Any = None, dup_handle: int | None = None) -> None:
         self.conn_handle = qmgr.get_handle() if qmgr is not None else CMQC.MQHO_NONE
         self.duplicated = dup_handle is not None
-        self.properties: Properties
         if dup_handle is not None:
-            original = _HANDLES[dup_handle]
-            self.msg_handle = dup_handle
-            self.properties = original.properties
+            try:
+                found = engine.handle(dup_handle, "dup_handle")
+            except EngineError as error:
+                raise self._error(error.comp, error.reason) from None
+            if found is None:
+                raise self._error(CMQC.MQCC_FAILED, CMQC.MQRC_HMSG_ERROR)
+            self._engine = found
         else:
-            self.msg_handle = next(_NEXT)
-            self.properties = Properties(self)
-            _HANDLES[self.msg_handle] = self
-        self._deleted = False
+            self._engine = engine.MessageHandle(qmgr)
+        self.msg_handle = self._engine.msg_handle
+        self.properties = Properties(self)
 
     def _error(self, comp: int, reason: int, **kw: Any) -> Exception:
         error: Exception = self._LIB.MQMIError(comp, reason, **kw)
         return error
 
-    def _check(self) -> None:
-        if self._deleted:
-            raise self._error(CMQC.MQCC_FAILED, CMQC.MQRC_HMSG_ERROR)
+    def _call(self, **extra: Any) -> _Call:
+        return _Call(self, extra)
 
     def get_handle(self) -> int:
         return self.msg_handle
@@ -136,30 +141,5 @@ class MessageHandle:
         """MQDLTMH."""
         if self.duplicated:
             raise self._error(CMQC.MQCC_FAILED, CMQC.MQRC_HMSG_ERROR)
-        _HANDLES.pop(self.msg_handle, None)
-        self._deleted = True
-
-
-def after_put(host: Host, pmo: Any, md: Any) -> None:
-    """Record the properties of the put's message handle under the MsgId the put gave."""
-    handle = _HANDLES.get(getattr(pmo, "OriginalMsgHandle", 0) or 0)
-    if handle is not None and handle.properties.values:
-        host.properties[bytes(md.MsgId)] = dict(handle.properties.values)
-
-
-def after_publish(host: Host, pmo: Any, events: Sequence[Any]) -> None:
-    """A publication's properties go with each subscriber's copy: the copies are the messages
-    the queue manager's event log shows put by the publication."""
-    handle = _HANDLES.get(getattr(pmo, "OriginalMsgHandle", 0) or 0)
-    if handle is None or not handle.properties.values:
-        return
-    for event in events:
-        if event.kind == "put" and event.msg_id is not None:
-            host.properties[bytes(event.msg_id)] = dict(handle.properties.values)
-
-
-def after_get(host: Host, gmo: Any, md: Any) -> None:
-    """Fill the get's message handle with the returned message's properties."""
-    handle = _HANDLES.get(getattr(gmo, "MsgHandle", 0) or 0)
-    if handle is not None:
-        handle.properties.values = dict(host.properties.get(bytes(md.MsgId), {}))
+        with self._call():
+            self._engine.delete()

@@ -9,7 +9,6 @@ import warnings
 from typing import TYPE_CHECKING, Any
 
 from mqlearn.compat import CMQC, authority, dynamic, inquiry
-from mqlearn.compat import properties as props
 from mqlearn.compat.calls import (
     Library,
     T,
@@ -156,7 +155,6 @@ class Queue:
             from_engine(emd, md)
             from_engine(epmo, pmo)
             resolved(host, handle.name, pmo)
-            props.after_put(host, pmo, md)
 
     def _put_async(self, host: Host, handle: Any, data: bytes, md: MQOpts, pmo: MQOpts) -> None:
         """MQPMO_ASYNC_RESPONSE: the put does not wait for the queue manager's answer; a
@@ -175,7 +173,6 @@ class Queue:
                 handle.put(data, emd, epmo)
                 warning = handle.last_reason
                 from_engine(emd, md)
-                props.after_put(host, pmo, md)
         except MQMIError as error:
             self._qmgr._count_async(error.comp, error.reason)
             return
@@ -214,7 +211,6 @@ class Queue:
         from_engine(egmo, gmo)
         gmo.ResolvedQName = handle.name.encode("ascii").ljust(48, b" ")
         gmo.ReturnedLength = len(data)
-        props.after_get(host, gmo, md)
         warning = handle.last_reason  # e.g. 2241 after logical-order gets (rule MD-11)
         if warning and warning != CMQC.MQRC_TRUNCATED_MSG_ACCEPTED:
             raise self._lib.MQMIError(CMQC.MQCC_WARNING, warning)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mqlearn.compat import CMQC, CMQCFC, authority, subscribing
-from mqlearn.compat import properties as props
 from mqlearn.compat.calls import T, common_q_args, encode_payload, engine_call, text
 from mqlearn.compat.convert import from_engine, md_in, pmo_in
 from mqlearn.compat.mqopts import MQOpts
@@ -86,9 +85,7 @@ class Topic:
         host = self._qmgr._connected()
         emd, epmo = md_in(md), pmo_in(pmo)
         with engine_call(self._lib, host):
-            logged = len(host.qm.events)
             self._handle.pub(data, emd, epmo)
-            props.after_publish(host, pmo, host.qm.events[logged:])
             warning = self._handle.last_reason
             if warning:
                 raise self._lib.MQMIError(CMQC.MQCC_WARNING, warning)

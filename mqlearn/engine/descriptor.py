@@ -19,6 +19,7 @@ from mqlearn.engine.message import (
     EXTRA,
     MSGID,
     PRIORITY,
+    PROPERTIES,
     PUT_MS,
     MessageView,
     Record,
@@ -118,11 +119,12 @@ _NOT_STORED = SLOT_FIELDS | {"StrucId", "Version", *CONTEXT_FIELDS}
 
 
 def stored_extra(fields: dict[str, Any]) -> dict[str, Any] | None:
-    """The part of a full field dict a stored message keeps in ``extra`` (non-initial values)."""
+    """The part of a full field dict a stored message keeps in ``extra`` (non-initial values,
+    and the message's properties if it has any)."""
     extra = {
         name: value
         for name, value in fields.items()
-        if name not in _NOT_STORED and value != _DEFAULTS[name]
+        if name not in _NOT_STORED and (value != _DEFAULTS[name] if name != PROPERTIES else value)
     }
     return extra or None
 
@@ -187,6 +189,7 @@ def fill_md(
     extra = record[EXTRA]
     if extra is not None:
         d.update(unflat(extra))
+        d.pop(PROPERTIES, None)  # not an MQMD field (a get's handle or MQRFH2 returns them)
         if version < 2:
             for name in V2_FIELDS:
                 d.pop(name, None)

@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from mqlearn.engine import message_properties
 from mqlearn.engine.descriptor import IDENTITY_FIELDS
-from mqlearn.engine.message import GOT_IN_UOW, PRIORITY, Record
+from mqlearn.engine.message import GOT_IN_UOW, PRIORITY, PROPERTIES, Record
 from mqlearn.engine.objects import ProcessDefinition, assign
 from mqlearn.engine.rule_formulas import NEVER, deadline_of, queued_priority
 from mqlearn.mqi import cmqc as C
@@ -237,6 +238,9 @@ def send_expiration_report(
             fields["OriginalLength"] if fields["OriginalLength"] != C.MQOL_UNDEFINED else len(data)
         ),
     }
+    carried = message_properties.copied(fields.get(PROPERTIES), C.MQCOPY_REPORT)
+    if carried is not None:
+        report_fields[PROPERTIES] = carried
     ctx = context({name: fields[name] for name in IDENTITY_FIELDS})
     deadline = deadline_of(PASSED_EXPIRY_TENTHS, qm.sim.now) if passing else NEVER
     return send(qm, fields["ReplyToQMgr"], fields["ReplyToQ"], body, report_fields, ctx, deadline)

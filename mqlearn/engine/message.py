@@ -2,8 +2,10 @@
 
 A message is a ``Record``: a plain tuple of the fields the queue's rules need, then the put
 context (``ctx``) and the rest of the descriptor only where it differs from the initial values
-(``extra``), both as flat tuples of names and values. ``QueueManager._enqueue`` makes it from the
-put's values; every engine function takes it. Deadlines are absolute virtual times in ms; ``NEVER``
+(``extra``), both as flat tuples of names and values; a message with properties keeps them in
+``extra`` too, under ``PROPERTIES`` (no MQMD field has that name), as one ``bytes`` value
+(:mod:`mqlearn.engine.message_properties`). ``QueueManager._enqueue`` makes it from the put's
+values; every engine function takes it. Deadlines are absolute virtual times in ms; ``NEVER``
 stands for MQEI_UNLIMITED so that ``now >= deadline`` needs no special case.
 
 The cyclic garbage collector stops tracking a tuple that holds only atomic values (ints, bytes,
@@ -64,6 +66,8 @@ DATA: Final = 7
 CTX: Final = 8
 EXTRA: Final = 9
 XDEADLINE: Final = 10
+# the name under which a record's extra keeps the message's properties (not an MQMD field)
+PROPERTIES: Final = "Properties"
 
 
 class MessageView(NamedTuple):

@@ -28,11 +28,13 @@ from mqlearn.engine.message import (
     DEADLINE,
     EXTRA,
     LANE,
+    PROPERTIES,
     SEQ,
     XDEADLINE,
     Record,
     field,
 )
+from mqlearn.engine.message_properties import GET_OPTIONS, for_get, get_target
 from mqlearn.engine.mqi_checks import (
     BROWSE_OPTIONS,
     SYNC_DEFAULT,
@@ -83,6 +85,9 @@ def get(
         raise ValueError(f"max_length must be a non-negative int or None, got {max_length!r}")
     try:
         opts = check_gmo(gmo)
+        target = None  # the message handle the properties go in
+        if opts.options & GET_OPTIONS or gmo.Version >= C.MQGMO_VERSION_4:
+            target = get_target(gmo, opts.options)
         if opts.skip_backout:
             _check_mark(qm)
         if local.get == "DISABLED":
@@ -116,10 +121,14 @@ def get(
             if mde is not None:
                 data = mde + data
                 extension = qm.ccsid  # the MQMDE is in the queue manager's CCSID
+        # the properties into the GMO's handle, an MQRFH2, or nowhere (docs/engine.md)
+        rfh2 = None
+        if target is not None or (record[EXTRA] is not None and PROPERTIES in record[EXTRA]):
+            data, rfh2 = for_get(local, record, target, opts.options, data, extension, qm.ccsid)
         warning = 0
         if max_length is not None and len(data) > max_length:
             if not opts.accept_truncated:
-                _fill(md, record, local, now, qm, extension)
+                _fill(md, record, local, now, qm, extension, rfh2)
                 raise MQMIError(
                     C.MQCC_WARNING,
                     C.MQRC_TRUNCATED_MSG_FAILED,
@@ -131,7 +140,7 @@ def get(
         qm.log(local.name, "failed", cause=cause, reason=error.reason, detail=error.detail)
         raise
     store = local.store
-    _fill(md, record, local, now, qm, extension)
+    _fill(md, record, local, now, qm, extension, rfh2)
     if opts.browse:
         handle.cursor_message = parts[0]
         if opts.lock:
@@ -169,10 +178,18 @@ def get(
 
 
 def _fill(
-    md: MD, record: Record, local: QLocal, now: int, qm: QueueManagerPort, extension: int | None
+    md: MD,
+    record: Record,
+    local: QLocal,
+    now: int,
+    qm: QueueManagerPort,
+    extension: int | None,
+    rfh2: tuple[str, int, int] | None,
 ) -> None:
     store = local.store
     fill_md(md, record, store.context(record), now, qm.sim, store.backouts(record), extension)
+    if rfh2 is not None:  # the data starts with an MQRFH2 holding the properties
+        md.Format, md.Encoding, md.CodedCharSetId = rfh2
 
 
 def _find(

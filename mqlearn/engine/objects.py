@@ -130,6 +130,7 @@ class QLocal(QueueDefinition):
     initq: str | None = None
     process: str = ""
     indxtype: str = "NONE"  # z/OS only (IndexType; rules MD-10, MD-11)
+    propctl: str = "COMPAT"  # what a get without a message handle receives (MQRFH2 or none)
     store: LocalStore = field(default_factory=LocalStore, compare=False, repr=False)
 
     qtype = "QLOCAL"
@@ -149,6 +150,11 @@ class QLocal(QueueDefinition):
         )
         assign(self, "trigdpth", _int("trigdpth", self.trigdpth, 1, 999_999_999))
         assign(self, "trigmpri", _int("trigmpri", self.trigmpri, 0, 9))
+        assign(
+            self,
+            "propctl",
+            _choice("propctl", self.propctl, ("COMPAT", "ALL", "FORCE", "NONE", "V6COMPAT")),
+        )
         if self.initq is not None:
             check_name(self.initq, "INITQ")
         indxtype = _choice("indxtype", self.indxtype, INDEX_TYPES)

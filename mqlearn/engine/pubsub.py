@@ -20,6 +20,8 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqlearn.engine.generated import dead_letter
+from mqlearn.engine.message import PROPERTIES
+from mqlearn.engine.message_properties import for_put, publication_pmo
 from mqlearn.engine.mqi_checks import (
     REPORTS_REQUESTED,
     SET_CONTEXT,
@@ -340,6 +342,7 @@ class PubSub:
             if options & C.MQPMO_RETAIN:
                 raise ValueError("MQPMO_RETAIN: mqlearn does not model retained publications")
         put_pmo = None
+        carrier = None  # holds the properties the copies carry (rule EIP-05) while they are put
         try:
             topic = _topic_string(topic, "topic string")
             if pmo is not None:
@@ -347,6 +350,7 @@ class PubSub:
                 put_pmo.Options = options & ~_PUBLISH_OPTIONS
                 options = check_pmo(put_pmo).options | options & _PUBLISH_OPTIONS
                 put_pmo.Options = options & ~_COPY_DROPS
+                put_pmo, carrier = publication_pmo(put_pmo)
             check_put_md(md, self.qm.enforce_max_expiry)
             if md.Version >= C.MQMD_VERSION_2 and md.MsgFlags & _IN_GROUP_OR_SEGMENT:
                 raise fail(
@@ -380,7 +384,8 @@ class PubSub:
                 )
                 warning = sent or warning
             elif copy.dead_letter:
-                self._dead_letter_copy(copy, data)
+                self._dead_letter_copy(copy, data, put_pmo)
+        del carrier  # every copy is put: the handle the PMO named may go
         if warning == C.MQRC_NO_SUBS_MATCHED:
             warnings.warn(
                 MQWarning(
@@ -446,15 +451,20 @@ class PubSub:
         pending[route.local.name] += 1
         return 0
 
-    def _dead_letter_copy(self, copy: _Copy, data: bytes) -> None:
-        """USEDLQ(YES): a copy its queue refused goes to the dead-letter queue behind an MQDLH."""
+    def _dead_letter_copy(self, copy: _Copy, data: bytes, pmo: PMO | None) -> None:
+        """USEDLQ(YES): a copy its queue refused goes to the dead-letter queue behind an MQDLH,
+        with the properties the copy would have had (rules EIP-05, DLQ-01)."""
         md = copy.md
         md.MsgId = self.qm.new_msgid()
         deadline = deadline_of(md.Expiry, self.qm.sim.now)
+        fields = md.get()
+        props = None if pmo is None else for_put(pmo)
+        if props is not None:
+            fields[PROPERTIES] = props
         dead_letter(
             self.qm,
             data,
-            md.get(),
+            fields,
             self.qm.application_context(),
             deadline,
             copy.refusal,

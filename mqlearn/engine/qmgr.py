@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mqlearn.engine import generated, groups, mqget, transmission
+from mqlearn.engine import generated, groups, message_properties, mqget, transmission
 from mqlearn.engine.definitions import Definitions, Route
 from mqlearn.engine.descriptor import (
     CONTEXT_FIELDS,
@@ -31,6 +31,7 @@ from mqlearn.engine.message import (
     GOT_IN_UOW,
     MSGID,
     PRIORITY,
+    PROPERTIES,
     SEQ,
     UNCOMMITTED_PUT,
     Record,
@@ -123,6 +124,8 @@ class QueueManager(Definitions):
         self.deadq: str | None = None
         self.maxprty = 9
         self._log: list[RawEvent] = []  # converted to Event lazily (the hot path only appends)
+        # message number (seq) -> the properties it was stored with, for the views (packed)
+        self._properties: dict[int, bytes] = {}
         self._events: list[Event] = []
         self._msgids = 0  # MsgId counter
         self._seq = 0  # arrival order
@@ -308,6 +311,7 @@ class QueueManager(Definitions):
         try:
             route = self._routes.get(name) or self.route(name)
             opts = check_pmo(pmo)
+            props = None if pmo is None else message_properties.for_put(pmo)  # kept with it
             d = md.__dict__
             simple = d.keys() <= SIMPLE_MD
             stored_md = md  # what the queue manager keeps: md, or md with the putter's MQMDE
@@ -351,6 +355,8 @@ class QueueManager(Definitions):
             persistence, msgid, correlid, extra, reply_qmgr, fill_reply_qmgr = self._put_fields(
                 md, opts, route, extra, suppress_reply_to
             )
+        if props is not None:
+            extra = {**(extra or {}), PROPERTIES: props}
         if opts.set_context:
             shared = {
                 **self._put_context(md, opts.options),
@@ -616,7 +622,14 @@ class QueueManager(Definitions):
             xdeadline,
         )
         store.add(record, state)
+        if extra is not None and PROPERTIES in extra:
+            self._properties[self._seq] = extra[PROPERTIES]
         return record
+
+    def properties_of(self, seq: int) -> tuple[message_properties.Property, ...]:
+        """The message properties message number ``seq`` was stored with (none: empty), also
+        after it has left its queue: what the views show beside the event log."""
+        return message_properties.unpack(self._properties.get(seq))
 
     def arrived(self, local: QLocal, message: Record) -> None:
         """A message arrived outside any unit of work: triggers and waiting channels."""

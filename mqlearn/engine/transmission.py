@@ -11,7 +11,15 @@ import struct
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mqlearn.engine.descriptor import V2_FIELDS, message_fields
-from mqlearn.engine.message import DATA, DEADLINE, XDEADLINE, MessageView, Record, field
+from mqlearn.engine.message import (
+    DATA,
+    DEADLINE,
+    PROPERTIES,
+    XDEADLINE,
+    MessageView,
+    Record,
+    field,
+)
 from mqlearn.engine.rule_formulas import NEVER, deadline_of, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.binary import byte_order
@@ -47,9 +55,11 @@ def wrap_for_transmission(
     """Put an MQXQH in front of the data; both Expiry fields get the application's value (XQH-01).
 
     Returns the new data, the outer descriptor's extra fields and context, and the embedded deadline.
+    The message's properties stay with the message on the transmission queue (rule XQH-01).
     """
     date, time = qm.sim.stamp(now)
-    embedded = MD(**{"PutDate": date, "PutTime": time, **ctx, **(extra or {})})
+    described = {name: value for name, value in (extra or {}).items() if name != PROPERTIES}
+    embedded = MD(**{"PutDate": date, "PutTime": time, **ctx, **described})
     embedded.set(MsgId=msgid, CorrelId=correlid, Priority=priority, Expiry=expiry, Version=1)
     for name in V2_FIELDS:
         embedded.__dict__.pop(name, None)  # the embedded descriptor is a version-1 MQMD
@@ -99,9 +109,13 @@ def original(qm: QueueManagerPort, record: Record, backouts: int = 0) -> Origina
     """The application message behind a stored one: its fields, data, deadline and MQXQH.
 
     For an MQXQH message that is the message inside the header (reports describe it, RPT-04;
-    the receiving end of a channel delivers it). ``backouts``: its BackoutCount.
+    the receiving end of a channel delivers it). ``backouts``: its BackoutCount. The fields
+    include the message's properties (under PROPERTIES) when it has any (rules XQH-01, DLQ-01, RPT-03).
     """
     fields = message_fields(record, qm.sim.now, qm.sim, backouts)
+    props = field(record, PROPERTIES, None)
+    if props is not None:
+        fields[PROPERTIES] = props
     data = record[DATA]
     if fields["Format"] == C.MQFMT_XMIT_Q_HEADER and len(data) >= XQH_LENGTH:
         header = MQXQH.unpack(data[:XQH_LENGTH], fields["Encoding"])
@@ -109,6 +123,8 @@ def original(qm: QueueManagerPort, record: Record, backouts: int = 0) -> Origina
         inner = header.MsgDesc.get()
         for name in V2_FIELDS:
             inner[name] = fields[name]
+        if props is not None:
+            inner[PROPERTIES] = props
         xdeadline = record[XDEADLINE]
         return Original(inner, data, record[DEADLINE] if xdeadline is None else xdeadline, header)
     return Original(fields, data, record[DEADLINE], None)

@@ -9,7 +9,9 @@ The layout is that of the sample's ``printMD``, ``printDLH`` and main loop (IBM 
 the summary at the end of a run. The spacing between the hex and the character column is the one
 amqsbcg prints under a UTF-8 locale (MB_CUR_MAX 6), as in the real captures, and a valid UTF-8
 sequence shows as its character, as it does there. Message properties (``printProperties``) are
-not printed: mqlearn messages carry none.
+not printed: the browse here names no message handle, so a message's properties come as an MQRFH2
+at the start of the data, or not at all, as the queue's PROPCTL says (docs/engine.md, "Message
+properties"), as they do for the older amqsbcg of the captures.
 """
 
 from __future__ import annotations

@@ -354,6 +354,7 @@ _CONVERTERS: dict[str, Converter] = {
     "trigdata": _text,
     "initq": _optional_name,
     "process": _text,
+    "propctl": _text,
     "rname": _text,
     "rqmname": _text,
     "xmitq": _optional_name,

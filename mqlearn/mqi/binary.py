@@ -4,7 +4,8 @@ Every structure here begins with ``StrucId`` (4 characters) and ``Version`` (an 
 the version decides which fields are present: a field is packed when ``field.version <= Version``,
 so an MD is 324 bytes as version 1 and 364 as version 2.
 
-Field kinds: ``"l"`` MQLONG (4-byte signed integer, byte order from the encoding), ``"c"`` character
+Field kinds: ``"l"`` MQLONG (4-byte signed integer, byte order from the encoding), ``"q"`` an
+8-byte signed integer (MQINT64: a message handle MQHMSG, or a 64-bit pointer), ``"c"`` character
 field (``str``, Latin-1, blank-padded), ``"b"`` byte string (``bytes``, NUL-padded), ``"md"`` an
 embedded version-1 MQMD (the ``MsgDesc`` of an MQXQH).
 
@@ -35,6 +36,8 @@ _LITTLE = "<"
 _BIG = ">"
 _LONG_MIN = -(2**31)
 _LONG_MAX = 2**31 - 1
+_INT64_MIN = -(2**63)
+_INT64_MAX = 2**63 - 1
 _VERSION_OFFSET = 4
 _VERSION_AT = {_LITTLE: struct.Struct("<i"), _BIG: struct.Struct(">i")}
 # Character fields holding IBM constants, compared with blank-padded CMQC values: keep their blanks.
@@ -168,6 +171,10 @@ class _Codec:
                 _check_type(where, value, int, "an int")
                 if not _LONG_MIN <= value <= _LONG_MAX:
                     raise ValueError(f"{where} is {value}, outside the MQLONG range")
+            elif field.kind == "q":
+                _check_type(where, value, int, "an int")
+                if not _INT64_MIN <= value <= _INT64_MAX:
+                    raise ValueError(f"{where} is {value}, outside the MQINT64 range")
             else:
                 _check_type(where, value, MD, "an MD")
                 _pack_embedded(value, self.order)
@@ -191,6 +198,8 @@ def _pack_embedded(md: MD, order: str) -> bytes:
 def _format(cls: type[MQStruct], field: Field) -> str:
     if field.kind == "l" and field.length == 4:
         return "i"
+    if field.kind == "q" and field.length == 8:
+        return "q"
     if field.kind in ("c", "b", "md"):
         return f"{field.length}s"
     raise ValueError(f"{cls.__name__}.{field.name}: unsupported field {field}")

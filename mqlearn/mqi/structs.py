@@ -187,6 +187,8 @@ class GMO(MQStruct):
         Field("Reserved1", "c", 1, 2),
         Field("MsgToken", "b", 16, 3),
         Field("ReturnedLength", "l", 4, 3),
+        Field("Reserved2", "l", 4, 4),
+        Field("MsgHandle", "q", 8, 4),
     )
     StrucId: str = C.MQGMO_STRUC_ID
     Version: int = C.MQGMO_VERSION_1
@@ -202,6 +204,8 @@ class GMO(MQStruct):
     Reserved1: str = " "
     MsgToken: bytes = C.MQMTOK_NONE
     ReturnedLength: int = C.MQRL_UNDEFINED
+    Reserved2: int = 0
+    MsgHandle: int = 0  # MQHM_NONE: the message handle a get fills with the message's properties
 
 
 class PMO(MQStruct):
@@ -218,6 +222,16 @@ class PMO(MQStruct):
         Field("InvalidDestCount", "l", 4),
         Field("ResolvedQName", "c", 48),
         Field("ResolvedQMgrName", "c", 48),
+        Field("RecsPresent", "l", 4, 2),
+        Field("PutMsgRecFields", "l", 4, 2),
+        Field("PutMsgRecOffset", "l", 4, 2),
+        Field("ResponseRecOffset", "l", 4, 2),
+        Field("PutMsgRecPtr", "q", 8, 2),  # pointers (64-bit), kept as integers
+        Field("ResponseRecPtr", "q", 8, 2),
+        Field("OriginalMsgHandle", "q", 8, 3),
+        Field("NewMsgHandle", "q", 8, 3),
+        Field("Action", "l", 4, 3),
+        Field("PubLevel", "l", 4, 3),
     )
     StrucId: str = C.MQPMO_STRUC_ID
     Version: int = C.MQPMO_VERSION_1
@@ -229,3 +243,13 @@ class PMO(MQStruct):
     InvalidDestCount: int = 0
     ResolvedQName: str = ""
     ResolvedQMgrName: str = ""
+    RecsPresent: int = 0
+    PutMsgRecFields: int = 0
+    PutMsgRecOffset: int = 0
+    ResponseRecOffset: int = 0
+    PutMsgRecPtr: int = 0
+    ResponseRecPtr: int = 0
+    OriginalMsgHandle: int = 0  # MQHM_NONE; a message handle whose properties the put carries
+    NewMsgHandle: int = 0  # MQHM_NONE
+    Action: int = 0  # MQACTP_NEW
+    PubLevel: int = 9

@@ -96,12 +96,24 @@ def event_table_spec(
         ]
         for e in chosen
     ]
+    shown = [_properties(qm, e.msg_seq) for e in chosen]
+    if any(shown):  # a column of its own only when some message in view carries properties
+        columns.append("properties")
+        for row, text in zip(cells, shown, strict=True):
+            row.append(text)
     where = f" on {queue}" if queue is not None else ""
     return _table(
         f"Event log: last {len(chosen)} event(s){where}, newest first",
         columns,
         cells,
     )
+
+
+def _properties(qm: QueueManager, seq: int | None) -> str:
+    """A message's properties as the table shows them: ``name = value (MQTYPE_...)``, "; "."""
+    if seq is None:
+        return ""
+    return "; ".join(p.shown() for p in qm.properties_of(seq))
 
 
 def event_table(

@@ -282,6 +282,8 @@ class WorkbenchModel:
                 found = self._new_events(since)[-1]  # the call's own get or browse event
                 self.last_seq, name = found.msg_seq, self._name(found)
             line = f"{verb} OK: {self._describe(md, data, name)}"
+            if self.last_seq is not None and (props := self.qm.properties_of(self.last_seq)):
+                line += "; properties " + ", ".join(p.shown() for p in props)
             if lock:
                 line += "; locked for this handle"
             if syncpoint:

@@ -27,6 +27,7 @@ from mqlearn.viz.names import Vocabulary
 
 if TYPE_CHECKING:
     from mqlearn.engine.events import Event
+    from mqlearn.engine.message_properties import Property
     from mqlearn.engine.qmgr import QueueManager
     from mqlearn.viz.labels import Labels
 
@@ -39,13 +40,21 @@ _SCAN_CAUSES = ("scan", "refresh")
 
 
 def chip(
-    seq: int, label: str, lane: int, priority: int, deadline: int | None, now: int, state: str
+    seq: int,
+    label: str,
+    lane: int,
+    priority: int,
+    deadline: int | None,
+    now: int,
+    state: str,
+    properties: Sequence[Property] = (),
 ) -> dict[str, Any]:
-    """One message as the view draws it (``expiry``: remaining tenths, -1 unlimited)."""
+    """One message as the view draws it (``expiry``: remaining tenths, -1 unlimited); a message
+    with properties also has ``properties``, each ``name = value (MQTYPE_...)``."""
     expiry = -1 if deadline is None else _remaining(deadline, now)
     if state == "live" and expiry == 0:
         state = "expired"
-    return {
+    drawn = {
         "id": seq,
         "label": label,
         "lane": lane,
@@ -54,6 +63,9 @@ def chip(
         "deadline_ms": deadline,
         "state": state,
     }
+    if properties:
+        drawn["properties"] = [p.shown() for p in properties]
+    return drawn
 
 
 def _lanes(qm: QueueManager, queue: str, top: int) -> list[int]:
@@ -118,7 +130,8 @@ def queue_scene(
                 if state == "live" and m.locker is not None:
                     state = "locked"
                 deadline = None if m.deadline == NEVER else m.deadline
-                c = chip(m.seq, labels.remember(m), m.lane, m.priority, deadline, now, state)
+                props = qm.properties_of(m.seq)
+                c = chip(m.seq, labels.remember(m), m.lane, m.priority, deadline, now, state, props)
                 shown.draw(with_detail(c, fields, vocab))
             else:
                 shown.fold(m.lane, is_expired(m.deadline, now))
@@ -133,7 +146,10 @@ def queue_scene(
                 grouped.append(fields)
             if shown.room(life.lane):
                 label = labels.of(life.seq, life.msg_id)
-                c = chip(life.seq, label, life.lane, life.priority, life.deadline, now, "live")
+                props = qm.properties_of(life.seq)
+                c = chip(
+                    life.seq, label, life.lane, life.priority, life.deadline, now, "live", props
+                )
                 shown.draw(with_detail(c, fields, vocab))
             else:
                 shown.fold(life.lane, life.expired_at(now))
@@ -176,7 +192,8 @@ def reply_box(qm: QueueManager, reply_q: str, labels: Labels) -> dict[str, Any]:
         if len(chips) == CHIPS_PER_LANE:
             break
         deadline = None if m.deadline == NEVER else m.deadline
-        c = chip(m.seq, labels.remember(m), 0, m.priority, deadline, now, "report")
+        label, props = labels.remember(m), qm.properties_of(m.seq)
+        c = chip(m.seq, label, 0, m.priority, deadline, now, "report", props)
         chips.append(with_detail(c, group_fields(m), vocab))
     return {"queue": reply_q, "curdepth": store.depth, "chips": chips}
 

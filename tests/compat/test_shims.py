@@ -346,6 +346,40 @@ def test_each_subscribers_copy_carries_the_publishers_properties() -> None:
     assert got.properties.get("region") == "EU"
 
 
+@pytest.mark.parametrize("lib", LIBS, ids=lambda lib: lib.__name__)
+def test_properties_live_with_the_message_in_the_engine(lib: ModuleType) -> None:
+    """The shims keep no properties of their own: a handle's properties go with the put into
+    the engine's record, a get without a handle on a PROPCTL(COMPAT) queue gets them in an
+    MQRFH2 (a usr property), and a PD's CopyOptions keep one out of the expiration report
+    (rule RPT-03)."""
+    qmgr = connect(lib)
+    handle = lib.MessageHandle(qmgr)
+    handle.properties.set("colour", "blue")
+    handle.properties.set("internal", 1, C.MQTYPE_INT32, pd=lib.PD(CopyOptions=C.MQCOPY_NONE))
+    pmo = lib.PMO(Version=3, OriginalMsgHandle=handle.msg_handle)
+    md = lib.MD(Report=C.MQRO_EXPIRATION, ReplyToQ=b"DEV.QUEUE.2", Expiry=1)
+    queue = lib.Queue(qmgr, "DEV.QUEUE.1")
+    queue.put(b"x", md, pmo)
+    queue.put(b"y", lib.MD(), pmo)
+    engine = lib.queue_manager("QM1")
+    stored = [engine.properties_of(m.seq) for m in engine.local("DEV.QUEUE.1").store.views()]
+    assert [[p.name for p in props] for props in stored] == [["colour", "internal"]] * 2
+    lib.simulation("QM1").advance(seconds=1)
+    got = lib.MD()
+    data = lib.Queue(qmgr, "DEV.QUEUE.1").get(None, got)  # discards x, reports it
+    assert got.Format == C.MQFMT_RF_HEADER_2 and data.startswith(b"RFH ")
+    assert b"<usr><colour>blue</colour><internal dt='i4'>1</internal></usr>" in data
+    assert data.endswith(b"y")
+    report = lib.MessageHandle(qmgr)
+    lib.Queue(qmgr, "DEV.QUEUE.2").get(
+        None, lib.MD(), lib.GMO(Version=4, MsgHandle=report.msg_handle)
+    )
+    assert report.properties.get("colour") == "blue"
+    with pytest.raises(lib.MQMIError) as info:
+        report.properties.get("internal")
+    assert info.value.reason == C.MQRC_PROPERTY_NOT_AVAILABLE
+
+
 def test_the_md_version_decides_whether_a_group_message_comes_behind_an_mqmde() -> None:
     """Rule MD-07: pymqi's MD (version 1) cannot hold GroupId and MsgFlags, so the message comes
     behind an MQMDE; ibmmq's (version 2) gets them in the descriptor."""

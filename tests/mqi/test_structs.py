@@ -99,6 +99,8 @@ def field_values(cls: type[MQStruct], version: int) -> st.SearchStrategy[dict[st
             continue
         if f.kind == "l":
             fields[f.name] = st.integers(-(2**31), 2**31 - 1)
+        elif f.kind == "q":
+            fields[f.name] = st.integers(-(2**63), 2**63 - 1)
         elif f.kind == "b":
             fields[f.name] = st.binary(min_size=f.length, max_size=f.length)
         elif f.kind == "md":
@@ -322,8 +324,11 @@ def test_unpack_with_the_wrong_encoding_fails() -> None:
 @pytest.mark.parametrize(
     ("cls", "lengths"),
     [
-        (GMO, (CMQC.MQGMO_LENGTH_1, CMQC.MQGMO_LENGTH_2, CMQC.MQGMO_LENGTH_3)),
-        (PMO, (CMQC.MQPMO_LENGTH_1,)),
+        (
+            GMO,
+            (CMQC.MQGMO_LENGTH_1, CMQC.MQGMO_LENGTH_2, CMQC.MQGMO_LENGTH_3, CMQC.MQGMO_LENGTH_4),
+        ),
+        (PMO, (CMQC.MQPMO_LENGTH_1, CMQC.MQPMO_LENGTH_2, CMQC.MQPMO_LENGTH_3)),
     ],
 )
 def test_options_structures_pack_to_ibms_lengths(
@@ -339,3 +344,16 @@ def test_gmo_round_trip_keeps_one_character_codes(encoding: int, data: st.DataOb
     gmo = GMO(Version=3, **data.draw(field_values(GMO, 3)))
     assert unpack_struct(GMO, pack_struct(gmo, encoding)) == gmo
     assert unpack_struct(GMO, pack_struct(GMO(Version=2), encoding)).GroupStatus == " "
+
+
+@ENCODINGS
+@given(data=st.data())
+def test_message_handle_fields_round_trip(encoding: int, data: st.DataObject) -> None:
+    """GMO version 4 (MsgHandle) and PMO version 3 (OriginalMsgHandle, NewMsgHandle): MQHMSG
+    is an 8-byte integer, at IBM's offsets (GMO 104, PMO 160 and 168)."""
+    gmo = GMO(Version=4, **data.draw(field_values(GMO, 4)))
+    assert unpack_struct(GMO, pack_struct(gmo, encoding)) == gmo
+    pmo = PMO(Version=3, **data.draw(field_values(PMO, 3)))
+    assert unpack_struct(PMO, pack_struct(pmo, encoding)) == pmo
+    assert field_offset(GMO, "MsgHandle") == 104
+    assert (field_offset(PMO, "OriginalMsgHandle"), field_offset(PMO, "NewMsgHandle")) == (160, 168)

@@ -124,7 +124,9 @@ function makeChip(c) {
   const deadline = c.deadline_ms === null ? "never expires" : "deadline " + seconds(c.deadline_ms);
   node.title =
     `${c.label}: Priority ${c.priority}, Expiry ${expiryText(c)} tenths left, ${deadline}; ` +
-    (STATE_TEXT[c.state] || c.state) + (c.detail ? `; ${c.detail}` : "");
+    (STATE_TEXT[c.state] || c.state) +
+    (c.detail ? `; ${c.detail}` : "") +
+    (c.properties ? `; properties: ${c.properties.join(", ")}` : "");
   node.dataset.sig = signature(c);
   return node;
 }
