@@ -10,7 +10,7 @@ A put stores the handle's properties with the message (:func:`for_put`), in its 
 stays untracked by the garbage collector (:mod:`mqlearn.engine.message`). What the queue manager
 makes from a message carries them as IBM says (:func:`copied`): a channel's arrival and a dead
 letter keep them all; a report and a subscriber's copy keep those whose copy options include
-C.MQCOPY_REPORT / C.MQCOPY_PUBLISH (the default, C.MQCOPY_DEFAULT, has both). A get (:func:`for_get`)
+MQCOPY_REPORT / MQCOPY_PUBLISH (the default, MQCOPY_DEFAULT, has both). A get (:func:`for_get`)
 returns them in the GMO's message handle, or in an MQRFH2 in front of the data, or not at all, as
 the GMO's property option and the queue's PROPCTL say. Readings of IBM's text: docs/engine.md,
 "Message properties".
@@ -41,16 +41,16 @@ if TYPE_CHECKING:
 PROPCTL_VALUES: Final = ("COMPAT", "ALL", "FORCE", "NONE", "V6COMPAT")
 
 TYPE_NAMES: Final = {
-    C.MQTYPE_NULL: "C.MQTYPE_NULL",
-    C.MQTYPE_BOOLEAN: "C.MQTYPE_BOOLEAN",
-    C.MQTYPE_BYTE_STRING: "C.MQTYPE_BYTE_STRING",
-    C.MQTYPE_INT8: "C.MQTYPE_INT8",
-    C.MQTYPE_INT16: "C.MQTYPE_INT16",
-    C.MQTYPE_INT32: "C.MQTYPE_INT32",
-    C.MQTYPE_INT64: "C.MQTYPE_INT64",
-    C.MQTYPE_FLOAT32: "C.MQTYPE_FLOAT32",
-    C.MQTYPE_FLOAT64: "C.MQTYPE_FLOAT64",
-    C.MQTYPE_STRING: "C.MQTYPE_STRING",
+    C.MQTYPE_NULL: "MQTYPE_NULL",
+    C.MQTYPE_BOOLEAN: "MQTYPE_BOOLEAN",
+    C.MQTYPE_BYTE_STRING: "MQTYPE_BYTE_STRING",
+    C.MQTYPE_INT8: "MQTYPE_INT8",
+    C.MQTYPE_INT16: "MQTYPE_INT16",
+    C.MQTYPE_INT32: "MQTYPE_INT32",
+    C.MQTYPE_INT64: "MQTYPE_INT64",
+    C.MQTYPE_FLOAT32: "MQTYPE_FLOAT32",
+    C.MQTYPE_FLOAT64: "MQTYPE_FLOAT64",
+    C.MQTYPE_STRING: "MQTYPE_STRING",
 }
 _INT_BITS: Final = {C.MQTYPE_INT8: 8, C.MQTYPE_INT16: 16, C.MQTYPE_INT32: 32, C.MQTYPE_INT64: 64}
 _FLOAT32 = struct.Struct("<f")
@@ -136,19 +136,19 @@ def check_value(value: object, type_: int | None = None) -> tuple[int, Any]:
         raise fail(C.MQRC_PROPERTY_TYPE_ERROR, f"{type_!r} is not an MQTYPE_* property type")
     if type_ == C.MQTYPE_NULL:
         if value is not None:
-            raise fail(C.MQRC_PROPERTY_TYPE_ERROR, "C.MQTYPE_NULL holds None only")
+            raise fail(C.MQRC_PROPERTY_TYPE_ERROR, "MQTYPE_NULL holds None only")
         return type_, None
     if type_ == C.MQTYPE_BOOLEAN:
         if value not in (True, False) or not isinstance(value, bool | int):
-            raise fail(C.MQRC_PROPERTY_TYPE_ERROR, f"C.MQTYPE_BOOLEAN holds True/False: {value!r}")
+            raise fail(C.MQRC_PROPERTY_TYPE_ERROR, f"MQTYPE_BOOLEAN holds True/False: {value!r}")
         return type_, bool(value)
     if type_ == C.MQTYPE_STRING:
         if not isinstance(value, str):
-            raise fail(C.MQRC_PROPERTY_TYPE_ERROR, f"C.MQTYPE_STRING holds a str: {value!r}")
+            raise fail(C.MQRC_PROPERTY_TYPE_ERROR, f"MQTYPE_STRING holds a str: {value!r}")
         return type_, value
     if type_ == C.MQTYPE_BYTE_STRING:
         if not isinstance(value, bytes | bytearray):
-            raise fail(C.MQRC_PROPERTY_TYPE_ERROR, f"C.MQTYPE_BYTE_STRING holds bytes: {value!r}")
+            raise fail(C.MQRC_PROPERTY_TYPE_ERROR, f"MQTYPE_BYTE_STRING holds bytes: {value!r}")
         return type_, bytes(value)
     if type_ in _INT_BITS:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -164,7 +164,7 @@ def check_value(value: object, type_: int | None = None) -> tuple[int, Any]:
             return type_, _FLOAT32.unpack(_FLOAT32.pack(value))[0]  # the nearest 4-byte float
         except OverflowError:
             raise fail(
-                C.MQRC_PROPERTY_VALUE_TOO_BIG, f"{value} does not fit C.MQTYPE_FLOAT32"
+                C.MQRC_PROPERTY_VALUE_TOO_BIG, f"{value} does not fit MQTYPE_FLOAT32"
             ) from None
     return type_, float(value)
 
@@ -186,7 +186,7 @@ def _inferred(value: object) -> int:
 
 
 def converted(prop: Property, type_: int) -> Any:
-    """MQINQMP's value in the type asked for (C.MQTYPE_AS_SET: as set). mqlearn converts between
+    """MQINQMP's value in the type asked for (MQTYPE_AS_SET: as set). mqlearn converts between
     the integer types (2469 when it does not fit), from numbers and booleans to a string, and
     from a string to a number (2472 when it is not one); any other pair is 2470."""
     if type_ in (C.MQTYPE_AS_SET, prop.type):
@@ -225,7 +225,7 @@ class MessageHandle:
         self.qm = qm
         self.msg_handle = next(_NEXT)
         self._props: dict[str, Property] = {}
-        self._cursor: tuple[str, int] | None = None  # C.MQIMPO_INQ_NEXT: (pattern, last index)
+        self._cursor: tuple[str, int] | None = None  # MQIMPO_INQ_NEXT: (pattern, last index)
         self.deleted = False
         _HANDLES[self.msg_handle] = self
 
@@ -255,7 +255,7 @@ class MessageHandle:
         self, name: str, prop_type: int = C.MQTYPE_AS_SET, options: int = C.MQIMPO_INQ_FIRST
     ) -> Property:
         """MQINQMP: the property ``name`` (a trailing ``%`` matches any name it begins), its
-        value in ``type``; C.MQIMPO_INQ_NEXT returns the next match after the last one returned.
+        value in ``type``; MQIMPO_INQ_NEXT returns the next match after the last one returned.
         MQRC_PROPERTY_NOT_AVAILABLE (2471) when there is none."""
         self._usable()
         if isinstance(name, bytes):
@@ -308,7 +308,7 @@ class MessageHandle:
 
 
 def handle(value: object, where: str) -> MessageHandle | None:
-    """The MessageHandle an MQHMSG field names: None for C.MQHM_NONE (and C.MQHM_UNUSABLE_HMSG),
+    """The MessageHandle an MQHMSG field names: None for MQHM_NONE (and MQHM_UNUSABLE_HMSG),
     MQRC_HMSG_ERROR (2460) for a value that names no live handle."""
     if value in (C.MQHM_NONE, C.MQHM_UNUSABLE_HMSG):
         return None
@@ -348,8 +348,8 @@ def of(record: Record | MessageView) -> tuple[Property, ...]:
 
 
 def copied(packed: bytes | None, copy_option: int) -> bytes | None:
-    """The properties a message made from another carries (a report: C.MQCOPY_REPORT; a
-    subscriber's copy: C.MQCOPY_PUBLISH): those whose copy options include it or C.MQCOPY_ALL."""
+    """The properties a message made from another carries (a report: MQCOPY_REPORT; a
+    subscriber's copy: MQCOPY_PUBLISH): those whose copy options include it or MQCOPY_ALL."""
     wanted = copy_option | C.MQCOPY_ALL
     return pack(p for p in unpack(packed) if p.copy_options & wanted)
 
@@ -357,9 +357,9 @@ def copied(packed: bytes | None, copy_option: int) -> bytes | None:
 def for_put(pmo: PMO) -> bytes | None:
     """The properties a put's PMO gives the message (:func:`pack`), or None.
 
-    A version-3 PMO names up to two handles. With Action C.MQACTP_NEW the message takes the
+    A version-3 PMO names up to two handles. With Action MQACTP_NEW the message takes the
     properties of OriginalMsgHandle and then NewMsgHandle's (the same name: the new one wins);
-    with C.MQACTP_FORWARD, _REPLY or _REPORT only the original's properties whose copy options
+    with MQACTP_FORWARD, _REPLY or _REPORT only the original's properties whose copy options
     ask for that kind of message. A bad handle is MQRC_HMSG_ERROR (2460)."""
     d = pmo.__dict__
     if "OriginalMsgHandle" not in d and "NewMsgHandle" not in d:
@@ -376,7 +376,7 @@ def for_put(pmo: PMO) -> bytes | None:
         C.MQACTP_REPORT: C.MQCOPY_REPORT,
     }
     if action not in copy_for:
-        raise fail(C.MQRC_ACTION_ERROR, f"PMO.Action {action!r} (C.MQACTP_NEW .. C.MQACTP_REPORT)")
+        raise fail(C.MQRC_ACTION_ERROR, f"PMO.Action {action!r} (MQACTP_NEW .. MQACTP_REPORT)")
     kept: dict[str, Property] = {}
     if original is not None:
         wanted = copy_for[action]
@@ -391,7 +391,7 @@ def for_put(pmo: PMO) -> bytes | None:
 def publication_pmo(pmo: PMO) -> tuple[PMO, MessageHandle | None]:
     """The PMO each subscriber's copy of a publication is put with, and the handle it names
     (keep it while the copies are put): the copies carry the publication's properties whose copy
-    options include C.MQCOPY_PUBLISH (rule EIP-05)."""
+    options include MQCOPY_PUBLISH (rule EIP-05)."""
     items = for_put(pmo)
     if items is None:
         return pmo, None

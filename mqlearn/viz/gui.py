@@ -21,7 +21,7 @@ import ipywidgets as widgets
 
 from mqlearn.engine.qmgr import QueueManager
 from mqlearn.mqi import cmqc as C
-from mqlearn.viz.groups import flag_names
+from mqlearn.viz.group_boxes import flag_names
 from mqlearn.viz.model import WorkbenchModel
 from mqlearn.viz.names import EXPIRATION_REPORTS, PERSISTENCES, Vocabulary
 from mqlearn.viz.text import summary

@@ -7,7 +7,7 @@ the message it reports on (``R·A``). Labels are keyed by the queue manager's me
 (``Event.msg_seq``), so two messages with one MsgId never share a label by accident.
 
 They also keep what the views saw of each grouped message (GroupId, MsgSeqNumber, Offset,
-MsgFlags: :mod:`mqlearn.viz.groups`), so a group's label still knows its last member once that
+MsgFlags: :mod:`mqlearn.viz.group_boxes`), so a group's label still knows its last member once that
 has gone, and a replay draws a message that has left inside its group.
 """
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from mqlearn.engine.message import MessageView
     from mqlearn.engine.ports import QueueManagerPort
     from mqlearn.engine.qmgr import QueueManager
-    from mqlearn.viz.groups import GroupFields
+    from mqlearn.viz.group_boxes import GroupFields
 
 _HEADER_LENGTHS = {
     C.MQFMT_XMIT_Q_HEADER: C.MQXQH_LENGTH_1,

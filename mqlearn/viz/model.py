@@ -25,7 +25,7 @@ from mqlearn.engine.rule_formulas import deadline_of, is_expired
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, MQWarning
 from mqlearn.mqi.structs import GMO, MD, PMO
-from mqlearn.viz.groups import NO_GROUP, GroupFields, detail
+from mqlearn.viz.group_boxes import NO_GROUP, GroupFields, detail
 from mqlearn.viz.labels import Labels, attach, labels_for
 from mqlearn.viz.names import FEEDBACKS, MSG_TYPES, Vocabulary, msg_tag, parse_msg_id
 from mqlearn.viz.times import MS_PER_S

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import anywidget
 import traitlets
 
-from mqlearn.viz.groups import with_detail
+from mqlearn.viz.group_boxes import with_detail
 from mqlearn.viz.names import Vocabulary
 from mqlearn.viz.rule_cards import rule_cards
 from mqlearn.viz.scene import TRAY_SIZE, chip, chips_in_order, narrate, queue_scene, steps

@@ -8,7 +8,7 @@ the events it logged, each naming its message by ``msg_seq`` (docs/engine.md, "T
 a get or browse walks the chips in delivery order, discards the expired ones it meets, returns the
 first live one (or finds none) and stops; the expired chips behind the stop stay untouched.
 
-A message group or segmented message is drawn as one unit (:mod:`mqlearn.viz.groups`): a lane's
+A message group or segmented message is drawn as one unit (:mod:`mqlearn.viz.group_boxes`): a lane's
 ``items`` (sent only when some message is in a unit) are what the lane draws, chips and units, while
 its ``chips`` stay the drawn chips in delivery order, the order a get walks them.
 """
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from mqlearn.engine.message import AVAILABLE, GOT_IN_UOW, UNCOMMITTED_PUT
 from mqlearn.engine.rule_formulas import NEVER, is_expired
 from mqlearn.engine.rule_formulas import remaining_tenths as _remaining
-from mqlearn.viz.groups import GroupFields, arrange, group_fields, with_detail
+from mqlearn.viz.group_boxes import GroupFields, arrange, group_fields, with_detail
 from mqlearn.viz.history import history
 from mqlearn.viz.names import Vocabulary
 

@@ -215,6 +215,7 @@ PUTS = st.tuples(
     GROUP_IDS, st.integers(1, 3), st.sampled_from([0, 10]), FLAGS,
     st.sampled_from([10, 30, 600, -1]), st.integers(0, 9),
 )  # fmt: skip
+ASKS_FOR_A_GROUP_ID = IN | LAST | C.MQMF_SEGMENT | C.MQMF_LAST_SEGMENT | C.MQMF_SEGMENTATION_ALLOWED
 STEPS = st.one_of(PUTS, st.just("get"), st.just("browse"), st.sampled_from([1_000, 300_000]))
 
 
@@ -249,9 +250,13 @@ def test_every_present_message_is_shown_once_inside_its_unit_iff_grouped_or_a_se
         for label, unit in shown:
             group_id, flags = put[label]
             segment = bool(flags & (C.MQMF_SEGMENT | C.MQMF_LAST_SEGMENT))
-            assert (unit is not None) == (group_id != C.MQGI_NONE or segment), label
+            # MQGI_NONE with any of these flags: the queue manager makes a GroupId (rule MD-10)
+            made = group_id == C.MQGI_NONE and bool(flags & ASKS_FOR_A_GROUP_ID)
+            assert (unit is not None) == (group_id != C.MQGI_NONE or made or segment), label
             if group_id != C.MQGI_NONE:
                 assert unit == group_id.hex()
+            elif made:
+                assert unit != C.MQGI_NONE.hex()
         # the walk's order is untouched: the lanes' chips are the same messages
         assert sorted(c["label"] for lane in s["lanes"] for c in lane["chips"]) == sorted(present)
 

@@ -13,7 +13,7 @@
 // draws the new scene. `shown` counts the steps revealed when the learner steps by hand.
 // Stable hooks (docs/views.md): every chip is an element `.mq-chip` with data-label, data-state,
 // data-lane and data-expiry. A message group or segmented message is one `.mq-group` around its
-// members' chips (the kernel decides which: a lane's `items`, mqlearn.viz.groups).
+// members' chips (the kernel decides which: a lane's `items`, mqlearn.viz.group_boxes).
 
 const REDUCED = () =>
   typeof window.matchMedia === "function" &&
