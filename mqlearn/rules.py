@@ -73,6 +73,8 @@ RULE_TITLES: Mapping[str, str] = MappingProxyType(
         "TRG-02": "Expired messages count for triggering",
         "TRG-03": "Triggers caused by puts in a unit of work",
         "TRG-04": "A trigger event needs a process definition and a trigger monitor",
+        "TRG-05": "A trigger monitor that opens the initiation queue gets the missed triggers",
+        "TRG-06": "TRIGINT repeats a FIRST trigger for a queue that stays non-empty",
         "XQH-01": "A remote put wraps the message in an MQXQH with two Expiry fields",
         "XQH-02": "Direct puts to a transmission queue",
         "XQH-03": "Both Expiry fields count down on retrieval",

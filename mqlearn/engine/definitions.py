@@ -8,7 +8,7 @@ and transmission queues to a :class:`Route`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from mqlearn.engine.message import GOT_IN_UOW, UNCOMMITTED_PUT
@@ -117,6 +117,19 @@ class Definitions:
         definition = ProcessDefinition(name, **attrs)
         if name in self.processes and not replace:
             raise fail(C.MQRC_OBJECT_ALREADY_EXISTS, f"process {name} is already defined")
+        self.processes[name] = definition
+        return definition
+
+    def alter_process(self, name: str, **attrs: Any) -> ProcessDefinition:
+        """ALTER PROCESS(name): the named attributes change, the others stay (2085 if there is
+        none); values are checked before anything changes. Trigger messages written later carry
+        the new values (IBM: the values in force at the trigger event)."""
+        old = self.processes.get(name)
+        if old is None:
+            raise fail(C.MQRC_UNKNOWN_OBJECT_NAME, f"no process named {name}")
+        if "name" in attrs:
+            raise TypeError("ALTER PROCESS cannot rename a process")
+        definition = replace(old, **attrs)
         self.processes[name] = definition
         return definition
 
