@@ -104,6 +104,34 @@ def clock(page: Page, button: str, now: str) -> None:
     expect(page.locator(".mq-topology .mq-qv-clock")).to_have_text(f"now {now}")
 
 
+# Where QM2's box is drawn from QM1's, and the arrow each channel's label shows: side by side at
+# 1400 px, stacked at 800 px (the view is narrower than 900 px), the arrow pointing at the box the
+# channel delivers to.
+ARROWS = {
+    800: ("below", {"QM1.TO.QM2": "↓", "QM2.TO.QM1": "↑"}),
+    1400: ("right", {"QM1.TO.QM2": "→", "QM2.TO.QM1": "←"}),
+}
+
+
+def arrows_and_layout(page: Page) -> tuple[str, dict[str, str]]:
+    boxes = {
+        name: page.locator(f'.mq-topology .mq-qmgr[data-qmgr="{name}"]').bounding_box()
+        for name in ("QM1", "QM2")
+    }
+    one, two = boxes["QM1"], boxes["QM2"]
+    assert one is not None and two is not None
+    where = "below" if two["y"] >= one["y"] + one["height"] else "right"
+    if where == "right":
+        assert two["x"] >= one["x"] + one["width"], f"QM2 neither below nor right: {boxes}"
+    shown = {
+        name: page.locator(f'.mq-channel[data-channel="{name}"] .mq-channel-name')
+        .inner_text()
+        .split()[0]
+        for name in ("QM1.TO.QM2", "QM2.TO.QM1")
+    }
+    return where, shown
+
+
 def test_exp10_xqh06_the_hop_seen_expiry_on_xmitq_and_link_discard_and_report_back(
     page: Page, page_errors: list[str], hosts: list[str], tmp_path: Path, artifacts: Path
 ) -> None:
@@ -157,6 +185,7 @@ def test_exp10_xqh06_the_hop_seen_expiry_on_xmitq_and_link_discard_and_report_ba
             settled(page).screenshot(path=artifacts / f"topology_{width}.png", full_page=True)
             cut = page.locator(".mq-topology").evaluate(TRUNCATED)
             assert cut == [], f"labels cut off at {width} px: {cut}"
+            assert arrows_and_layout(page) == ARROWS[width], f"channel arrows at {width} px"
     assert hosts == [], f"requests left the server: {hosts}"
     assert not page_errors, f"JavaScript errors in the page: {page_errors}"
 
