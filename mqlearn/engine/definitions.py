@@ -72,6 +72,7 @@ class Definitions:
     objects: dict[str, QueueDefinition]
     processes: dict[str, ProcessDefinition]
     _routes: dict[str, Route]
+    _initiated: dict[str, tuple[QLocal, ...]] | None = None  # by INITQ; None: to be made again
     log: Callable[..., None]  # QueueManager.log
 
     def _define(self, definition: QueueDefinition, replace: bool) -> None:
@@ -203,8 +204,20 @@ class Definitions:
     def local_queues(self) -> Iterator[QLocal]:
         return (d for d in self.objects.values() if isinstance(d, QLocal))
 
+    def initiated_by(self, initq: str) -> tuple[QLocal, ...]:
+        """The local queues whose INITQ is ``initq``, in definition order (rule TRG-05); an
+        index made again after any definition changes, so opening a queue stays cheap."""
+        if self._initiated is None:
+            index: dict[str, list[QLocal]] = {}
+            for local in self.local_queues():
+                if local.initq:
+                    index.setdefault(local.initq, []).append(local)
+            self._initiated = {name: tuple(queues) for name, queues in index.items()}
+        return self._initiated.get(initq, ())
+
     def _changed(self) -> None:
         self._routes.clear()  # definitions (or MAXPRTY) changed: names resolve afresh
+        self._initiated = None
 
     def route(self, name: str) -> Route:
         """Resolve a queue name as MQOPEN does (aliases, remote definitions, transmission queues)."""

@@ -90,9 +90,7 @@ def initq_opened(qm: QueueManagerPort, initq: str) -> None:
     priority TRIGMPRI or more (FIRST, EVERY) or TRIGDPTH of them (DEPTH) gets one trigger
     message: the trigger events missed while no monitor was there.
     """
-    for local in list(qm.local_queues()):
-        if local.initq != initq:
-            continue
+    for local in qm.initiated_by(initq):
         process = ready(qm, local)
         least = local.trigdpth if local.trigtype == "DEPTH" else 1
         if process is not None and _count(qm, local) >= least:

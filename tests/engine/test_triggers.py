@@ -425,6 +425,24 @@ def test_trg05_only_the_first_input_open_counts_and_a_reopen_fires_again() -> No
     assert mqtm_queues(third) == [APP_Q]
 
 
+def test_trg05_the_open_sees_the_definitions_as_they_are_now() -> None:
+    """The queues an initiation queue serves are looked up after every change: a queue whose
+    INITQ is altered to APP.INITQ is served, one altered away or deleted is not."""
+    qm = new_qm()
+    qm.define_qlocal(INIT_Q)
+    qm.define_qlocal("OTHER.INITQ")
+    qm.define_process("APP.PROCESS")
+    mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED).close()  # the index is made, nothing served yet
+    put(served_queue(qm, "Q.MOVED.IN", "EVERY", initq="OTHER.INITQ"))
+    put(served_queue(qm, "Q.MOVED.OUT", "EVERY"))
+    qm.alter_qlocal("Q.MOVED.IN", initq=INIT_Q)
+    qm.alter_qlocal("Q.MOVED.OUT", initq="OTHER.INITQ")
+    served_queue(qm, "Q.GONE", "EVERY")
+    qm.delete_queue("Q.GONE")
+    monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    assert mqtm_queues(monitor) == ["Q.MOVED.IN"]
+
+
 def test_trg05_a_channel_initiator_starting_triggers_the_waiting_transmission_queue() -> None:
     """A transmission queue (no process: the channel's trigger, TRG-04) holding a message when
     the channel initiator opens SYSTEM.CHANNEL.INITQ: one trigger message for it."""
