@@ -75,6 +75,7 @@ RULE_TITLES: Mapping[str, str] = MappingProxyType(
         "TRG-04": "A trigger event needs a process definition and a trigger monitor",
         "TRG-05": "A trigger monitor that opens the initiation queue gets the missed triggers",
         "TRG-06": "TRIGINT repeats a FIRST trigger for a queue that stays non-empty",
+        "TRG-07": "Altering the trigger attributes while messages wait triggers",
         "XQH-01": "A remote put wraps the message in an MQXQH with two Expiry fields",
         "XQH-02": "Direct puts to a transmission queue",
         "XQH-03": "Both Expiry fields count down on retrieval",

@@ -149,6 +149,16 @@ class QueueManager(Definitions):
 
     # ---------------------------------------------------------------------------------------------
     # definitions
+    def alter(self, name: str, **attrs: Any) -> QueueDefinition:
+        """ALTER a queue (``Definitions.alter``); a local queue whose trigger criteria it changes
+        while enough messages wait gets its trigger message then (rule TRG-07)."""
+        before = self.objects.get(name)
+        criteria = triggers.criteria(before) if isinstance(before, QLocal) else None
+        definition = super().alter(name, **attrs)
+        if criteria is not None and isinstance(definition, QLocal):
+            triggers.criteria_altered(self, definition, criteria)
+        return definition
+
     def alter_qmgr(
         self,
         *,

@@ -2,7 +2,7 @@
 
 IBM's page "Conditions for a trigger event" lists what must hold (TRIGGER on, a trigger type other
 than NONE, an initiation queue, a process definition, a trigger monitor: rule TRG-04) and the
-occasions on which the queue manager checks. mqlearn models three occasions:
+occasions on which the queue manager checks. mqlearn models four occasions:
 
 - a message arrives (:func:`maybe_trigger`): FIRST when the count of messages of priority
   TRIGMPRI or more goes from 0 to 1, EVERY each time, DEPTH when it reaches TRIGDPTH (then
@@ -11,7 +11,9 @@ occasions on which the queue manager checks. mqlearn models three occasions:
 - the same arrival on a FIRST queue that was not empty, once the queue manager's TRIGINT has
   passed since the last trigger message for that queue (TRG-06);
 - a trigger monitor opening the initiation queue (:func:`initq_opened`): every queue it serves
-  that holds enough messages gets a trigger message then (TRG-05).
+  that holds enough messages gets a trigger message then (TRG-05);
+- an ALTER (or MQSET) that switches TRIGGER on, or changes TRIGTYPE, TRIGMPRI or TRIGDPTH while it
+  is on, on a queue that holds enough messages (:func:`criteria_altered`, TRG-07).
 
 A trigger message is an MQTM, Format MQFMT_TRIGGER, never expiring (TRG-01), put to the initiation
 queue through :func:`mqlearn.engine.generated.send` (dead-letter queue when the initiation queue
@@ -95,6 +97,32 @@ def initq_opened(qm: QueueManagerPort, initq: str) -> None:
         least = local.trigdpth if local.trigtype == "DEPTH" else 1
         if process is not None and _count(qm, local) >= least:
             _write(qm, local, process, None, False, f"; {initq} was opened for input")
+
+
+Criteria = tuple[bool, str, int, int]  # TRIGGER, TRIGTYPE, TRIGMPRI, TRIGDPTH
+
+
+def criteria(local: QLocal) -> Criteria:
+    """What decides when ``local`` triggers, as an ALTER may change it (rule TRG-07)."""
+    return (local.trigger, local.trigtype, local.trigmpri, local.trigdpth)
+
+
+def criteria_altered(qm: QueueManagerPort, local: QLocal, before: Criteria) -> None:
+    """An ALTER changed ``local`` from ``before`` (rule TRG-07): if it switched TRIGGER on, or
+    changed TRIGTYPE, TRIGMPRI or (for DEPTH) TRIGDPTH while TRIGGER was on, and the queue holds
+    at least one message of priority TRIGMPRI or more (FIRST, EVERY) or TRIGDPTH of them (DEPTH),
+    the conditions holding, a trigger message is written now."""
+    was_on, trigtype, trigmpri, trigdpth = before
+    switched_on = local.trigger and not was_on
+    changed = (local.trigtype, local.trigmpri) != (trigtype, trigmpri) or (
+        local.trigtype == "DEPTH" and local.trigdpth != trigdpth
+    )
+    if not (switched_on or (was_on and local.trigger and changed)):
+        return
+    process = ready(qm, local)
+    least = local.trigdpth if local.trigtype == "DEPTH" else 1
+    if process is not None and _count(qm, local) >= least:
+        _write(qm, local, process, None, False, "; its trigger attributes were altered")
 
 
 def ready(qm: QueueManagerPort, local: QLocal) -> ProcessDefinition | None:

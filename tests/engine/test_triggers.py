@@ -557,3 +557,71 @@ def test_trg06_trigint_out_of_range_is_refused_and_changes_nothing(bad: object) 
     with pytest.raises(ValueError, match=r"TRIGINT must be milliseconds in 0\.\.999999999"):
         qm.alter_qmgr(trigint=bad, deadq="DLQ")  # type: ignore[arg-type]
     assert (qm.trigint, qm.deadq) == (999_999_999, None)
+
+
+# --- TRG-07: trigger attributes altered while messages wait ----------------------------------------
+# IBM, "Conditions for a trigger event": a trigger message is also generated when, by MQSET or a
+# command, TriggerControl is changed to on, or it is on and TriggerType, TriggerMsgPriority or
+# (where it matters) TriggerDepth is changed, and at least one message of sufficient priority
+# (FIRST, EVERY) or TriggerDepth of them (DEPTH) is on the queue: "to allow for an application or
+# operator changing the triggering criteria, when the conditions for a trigger to occur are already
+# satisfied".
+
+
+def test_trg07_switching_a_depth_trigger_back_on_fires_at_once_while_the_depth_is_there() -> None:
+    """DEPTH 2: the second put fires and switches TRIGGER off; a third message arrives with it
+    off. Switching it back on finds 3 ≥ 2 waiting: a trigger message at once, and TRIGGER off
+    again. Once the queue is below TRIGDPTH, switching it on writes nothing and it stays on."""
+    qm, q = triggered_queue(trigtype="DEPTH", trigdpth=2)
+    for _ in range(3):
+        put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1 and qm.local(APP_Q).trigger is False
+    qm.alter_qlocal(APP_Q, trigger=True)
+    assert trigger_count(qm) == 2 and qm.local(APP_Q).trigger is False
+    assert events_of(qm, "trigger")[-1].detail.endswith("; its trigger attributes were altered")
+    get(q, C.MQGMO_NO_SYNCPOINT)
+    get(q, C.MQGMO_NO_SYNCPOINT)
+    qm.alter_qlocal(APP_Q, trigger=True)
+    assert trigger_count(qm) == 2 and qm.local(APP_Q).trigger is True
+
+
+def test_trg07_changed_criteria_fire_other_attributes_and_an_empty_queue_do_not() -> None:
+    """TRIGGER on, FIRST, one message waiting (its trigger message written at the put): changing
+    MAXDEPTH writes nothing; changing TRIGMPRI to 0 from 0 writes nothing; changing TRIGTYPE to
+    EVERY writes one; changing TRIGDPTH of a non-DEPTH queue writes nothing. MQSC's ALTER QLOCAL
+    is the same ALTER."""
+    qm, q = triggered_queue(trigtype="FIRST")
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1
+    qm.alter_qlocal(APP_Q, maxdepth=100, trigmpri=0)
+    assert trigger_count(qm) == 1
+    qm.alter_qlocal(APP_Q, trigtype="EVERY")
+    assert trigger_count(qm) == 2
+    qm.alter_qlocal(APP_Q, trigdpth=7)
+    assert trigger_count(qm) == 2
+    out = qm.mqsc(f"ALTER QLOCAL({APP_Q}) TRIGTYPE(FIRST)")
+    assert "AMQ8008I" in out and trigger_count(qm) == 3
+    get(q, C.MQGMO_NO_SYNCPOINT)
+    qm.alter_qlocal(APP_Q, trigtype="EVERY")
+    assert trigger_count(qm) == 3, "nothing waits on APP.IN"
+
+
+def test_trg07_the_other_conditions_still_hold_no_monitor_no_trigger_message() -> None:
+    """Switching TRIGGER on while a message waits but no trigger monitor has the initiation queue
+    open writes nothing (mqlearn's reading, docs/engine.md); the monitor's open then writes it
+    (TRG-05). Messages below TRIGMPRI do not count."""
+    qm = new_qm()
+    qm.define_qlocal(INIT_Q)
+    qm.define_process("APP.PROCESS")
+    q = served_queue(qm, APP_Q, "FIRST", trigmpri=5)
+    qm.alter_qlocal(APP_Q, trigger=False)
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT, Priority=4)
+    monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    qm.alter_qlocal(APP_Q, trigger=True)
+    assert trigger_count(qm) == 0, "the waiting message is below TRIGMPRI"
+    monitor.close()
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT, Priority=6)
+    qm.alter_qlocal(APP_Q, trigmpri=6)
+    assert trigger_count(qm) == 0, "no trigger monitor"
+    monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    assert mqtm_queues(monitor) == [APP_Q]
