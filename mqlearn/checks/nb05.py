@@ -34,8 +34,38 @@ def _retry_outcome(qm: mq.QueueManager, reason: int, letters: Letters) -> dict[s
     }
 
 
+def _retried(
+    qm: mq.QueueManager, reason: int, letters: Letters, put: int, **more: object
+) -> Outcome:
+    """The outcome of a scenario that ends with a get on APP.IN after ``put`` messages: the answer
+    (its reason code, CURDEPTH after it), the facts of that get and ``more``, and the tempting
+    answer that the get succeeded and took one message."""
+    facts = _retry_outcome(qm, reason, letters)
+    return Outcome(
+        (reason, qm.curdepth("APP.IN")),
+        {**facts, "success": (CMQC.MQRC_NONE, put - 1), **more},
+        letters.story(qm),
+    )
+
+
+def _lettered(lifetimes_s: list[int]) -> list[tuple[str, int]]:
+    """Messages A, B, ... with these lifetimes in whole seconds, as (letter, Expiry in tenths)."""
+    return [(letter, 10 * s) for letter, s in zip("ABCDE", lifetimes_s, strict=False)]
+
+
+class _Lifetimes:
+    """What the variants of this notebook print in their scenario's comment."""
+
+    messages: list[tuple[str, int]]
+
+    @property
+    def lifetimes(self) -> str:
+        """ "A 2 s, B 5 s": each message's lifetime."""
+        return ", ".join(f"{letter} {seconds(expiry)}" for letter, expiry in self.messages)
+
+
 @dataclass(frozen=True)
-class LateCommit(Variant):
+class LateCommit(_Lifetimes, Variant):
     """q1: one to five messages put in one unit of work, their lifetimes in whole seconds (the
     first over before the commit, the others either way), and when the commit comes."""
 
@@ -50,14 +80,7 @@ class LateCommit(Variant):
             rng.randrange(1, commit_s) if ended else rng.randrange(commit_s + 1, commit_s + 120)
             for ended in over
         ]
-        return cls(
-            [(letter, 10 * s) for letter, s in zip("ABCDE", lifetimes, strict=False)], commit_s
-        )
-
-    @property
-    def lifetimes(self) -> str:
-        """ "A 2 s": each message's lifetime, for the scenario's comment."""
-        return ", ".join(f"{letter} {seconds(expiry)}" for letter, expiry in self.messages)
+        return cls(_lettered(lifetimes), commit_s)
 
 
 def _commit_late(p: LateCommit = LateCommit()) -> Outcome:
@@ -72,12 +95,7 @@ def _commit_late(p: LateCommit = LateCommit()) -> Outcome:
     qm.commit()
     reason = get_reason(q)
     # the answer: (reason, CURDEPTH after the get)
-    facts = _retry_outcome(qm, reason, letters)
-    return Outcome(
-        (reason, qm.curdepth("APP.IN")),
-        {**facts, "success": (CMQC.MQRC_NONE, len(p.messages) - 1)},
-        letters.story(qm),
-    )
+    return _retried(qm, reason, letters, len(p.messages))
 
 
 q1 = Exercise(
@@ -106,7 +124,7 @@ def _held_one() -> list[tuple[str, int]]:
 
 
 @dataclass(frozen=True)
-class HeldTooLong(Variant):
+class HeldTooLong(_Lifetimes, Variant):
     """q2: one to five messages and their lifetimes (whole seconds), the wait before the
     syncpoint get of the first (shorter than its lifetime), and how long the unit of work then
     lasts (past the end of it); the others end before the retry or after it."""
@@ -125,9 +143,7 @@ class HeldTooLong(Variant):
             rng.randrange(1, retry_s) if rng.random() < 0.5 else rng.randrange(retry_s + 1, 300)
             for _ in range(rng.randrange(0, 5))
         ]
-        lifetimes = [lifetime_s, *others]
-        messages = [(letter, 10 * s) for letter, s in zip("ABCDE", lifetimes, strict=False)]
-        return cls(messages, wait_s, work_s)
+        return cls(_lettered([lifetime_s, *others]), wait_s, work_s)
 
     @property
     def left(self) -> int:
@@ -136,11 +152,6 @@ class HeldTooLong(Variant):
     @property
     def left_s(self) -> str:
         return f"{self.left / 10:g}"
-
-    @property
-    def lifetimes(self) -> str:
-        """ "A 5 s": each message's lifetime, for the scenario's comment."""
-        return ", ".join(f"{letter} {seconds(expiry)}" for letter, expiry in self.messages)
 
 
 def _backout_nearly_expired(p: HeldTooLong = HeldTooLong()) -> Outcome:
@@ -159,16 +170,8 @@ def _backout_nearly_expired(p: HeldTooLong = HeldTooLong()) -> Outcome:
     depth_after_backout = qm.curdepth("APP.IN")
     reason = get_reason(q)
     # the answer: (reason, CURDEPTH after the retry)
-    facts = _retry_outcome(qm, reason, letters)
-    return Outcome(
-        (reason, qm.curdepth("APP.IN")),
-        {
-            **facts,
-            "success": (CMQC.MQRC_NONE, len(p.messages) - 1),
-            "back": depth_after_backout == len(p.messages),
-        },
-        letters.story(qm),
-    )
+    back = depth_after_backout == len(p.messages)
+    return _retried(qm, reason, letters, len(p.messages), back=back)
 
 
 q2 = Exercise(
@@ -197,7 +200,7 @@ def _one_locked() -> list[tuple[str, int]]:
 
 
 @dataclass(frozen=True)
-class LockedTooLong(Variant):
+class LockedTooLong(_Lifetimes, Variant):
     """q3: one to five messages and their lifetimes (whole seconds; the first is the one
     browsed and locked, the others end before the two gets or after them), when the locking
     browse comes (before the first one's end), and how long after it the two gets come (past
@@ -215,18 +218,11 @@ class LockedTooLong(Variant):
             rng.randrange(1, gets_s) if rng.random() < 0.5 else rng.randrange(gets_s + 1, 290)
             for _ in range(rng.randrange(0, 5))
         ]
-        lifetimes = [lifetime_s, *others]
-        messages = [(letter, 10 * s) for letter, s in zip("ABCDE", lifetimes, strict=False)]
-        return cls(messages, browse_s, later_s)
+        return cls(_lettered([lifetime_s, *others]), browse_s, later_s)
 
     @property
     def expiry_s(self) -> int:
         return self.messages[0][1] // 10
-
-    @property
-    def lifetimes(self) -> str:
-        """ "A 3 s": each message's lifetime, for the scenario's comment."""
-        return ", ".join(f"{letter} {seconds(expiry)}" for letter, expiry in self.messages)
 
 
 def _lock_then_two_gets(p: LockedTooLong = LockedTooLong()) -> Outcome:

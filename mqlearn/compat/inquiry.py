@@ -109,6 +109,7 @@ def qmgr_attributes(host: Host) -> dict[int, Callable[[], Any]]:
         CMQC.MQCA_Q_MGR_NAME: lambda: pad(qm.name),
         CMQC.MQCA_DEAD_LETTER_Q_NAME: lambda: pad(qm.deadq or ""),
         CMQC.MQIA_MAX_PRIORITY: lambda: qm.maxprty,
+        CMQC.MQIA_TRIGGER_INTERVAL: lambda: qm.trigint,  # TRIGINT, milliseconds (rule TRG-06)
         CMQC.MQIA_CODED_CHAR_SET_ID: lambda: qm.ccsid,
         CMQC.MQIA_PLATFORM: lambda: CMQC.MQPL_UNIX,
         CMQC.MQIA_COMMAND_LEVEL: lambda: COMMAND_LEVEL,

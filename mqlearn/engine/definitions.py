@@ -8,7 +8,7 @@ and transmission queues to a :class:`Route`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from mqlearn.engine.message import GOT_IN_UOW, UNCOMMITTED_PUT
@@ -73,6 +73,7 @@ class Definitions:
     objects: dict[str, QueueDefinition]
     processes: dict[str, ProcessDefinition]
     _routes: dict[str, Route]
+    _initiated: dict[str, tuple[QLocal, ...]] | None = None  # by INITQ; None: to be made again
     log: Callable[..., None]  # QueueManager.log
 
     def _define(self, definition: QueueDefinition, replace: bool) -> None:
@@ -119,6 +120,19 @@ class Definitions:
         definition = ProcessDefinition(name, **attrs)
         if name in self.processes and not replace:
             raise fail(C.MQRC_OBJECT_ALREADY_EXISTS, f"process {name} is already defined")
+        self.processes[name] = definition
+        return definition
+
+    def alter_process(self, name: str, **attrs: Any) -> ProcessDefinition:
+        """ALTER PROCESS(name): the named attributes change, the others stay (2085 if there is
+        none); values are checked before anything changes. Trigger messages written later carry
+        the new values (IBM: the values in force at the trigger event)."""
+        old = self.processes.get(name)
+        if old is None:
+            raise fail(C.MQRC_UNKNOWN_OBJECT_NAME, f"no process named {name}")
+        if "name" in attrs:
+            raise TypeError("ALTER PROCESS cannot rename a process")
+        definition = replace(old, **attrs)
         self.processes[name] = definition
         return definition
 
@@ -198,8 +212,20 @@ class Definitions:
     def local_queues(self) -> Iterator[QLocal]:
         return (d for d in self.objects.values() if isinstance(d, QLocal))
 
+    def initiated_by(self, initq: str) -> tuple[QLocal, ...]:
+        """The local queues whose INITQ is ``initq``, in definition order (rule TRG-05); an
+        index made again after any definition changes, so opening a queue stays cheap."""
+        if self._initiated is None:
+            index: dict[str, list[QLocal]] = {}
+            for local in self.local_queues():
+                if local.initq:
+                    index.setdefault(local.initq, []).append(local)
+            self._initiated = {name: tuple(queues) for name, queues in index.items()}
+        return self._initiated.get(initq, ())
+
     def _changed(self) -> None:
         self._routes.clear()  # definitions (or MAXPRTY) changed: names resolve afresh
+        self._initiated = None
 
     def route(self, name: str) -> Route:
         """Resolve a queue name as MQOPEN does (aliases, remote definitions, transmission queues)."""

@@ -2,8 +2,8 @@
 
 :func:`send` puts a generated message at its destination and, when that fails, falls back as IBM
 describes: reply queue → dead-letter queue → thrown away (rule RPT-06). :func:`dead_letter` puts a
-message behind an MQDLH on the dead-letter queue (DLQ-01); :func:`maybe_trigger` makes the trigger
-message an arrival calls for (TRG-01..03); :func:`send_expiration_report` builds and sends the
+message behind an MQDLH on the dead-letter queue (DLQ-01); trigger messages go through
+:func:`send` from :mod:`mqlearn.engine.triggers`; :func:`send_expiration_report` builds and sends the
 expiration report a discarded message asked for (RPT-01..08; the discard that causes it is in
 :mod:`mqlearn.engine.mqget`, an application's in :mod:`mqlearn.engine.reply`). Each function
 reaches the queue manager through :class:`~mqlearn.engine.ports.QueueManagerPort`.
@@ -16,15 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from mqlearn.engine import message_properties
 from mqlearn.engine.descriptor import IDENTITY_FIELDS
-from mqlearn.engine.message import GOT_IN_UOW, PRIORITY, PROPERTIES, Record
-from mqlearn.engine.objects import ProcessDefinition, assign
-from mqlearn.engine.rule_formulas import NEVER, deadline_of, queued_priority
+from mqlearn.engine.message import PROPERTIES
+from mqlearn.engine.rule_formulas import NEVER, deadline_of
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, reason_name
-from mqlearn.mqi.headers import MQDLH, MQTM, leading_headers_length
+from mqlearn.mqi.headers import MQDLH, leading_headers_length
 
 if TYPE_CHECKING:
-    from mqlearn.engine.objects import QLocal
     from mqlearn.engine.ports import QueueManagerPort
 
 REPORT_DATA_BYTES = 100  # _WITH_DATA reports carry the first 100 bytes of application data
@@ -124,73 +122,6 @@ def dead_letter(
         return False
     qm.log(qm.deadq, "dead-letter", message, reason_name(reason), reason, f"meant for {dest_q}")
     return True
-
-
-# -- triggers (rules TRG-01, TRG-02, TRG-03) -------------------------------------------------------
-def maybe_trigger(
-    qm: QueueManagerPort, local: QLocal, message: Record, in_uow: bool = False
-) -> None:
-    """Generate a trigger message if this arrival meets the queue's trigger condition.
-
-    ``in_uow``: the message was put in the open unit of work. The condition is evaluated now,
-    counting uncommitted messages, and the trigger message is put in the same unit of work: it
-    becomes available when the unit of work ends, committed or backed out (rule TRG-03).
-    """
-    kind = local.trigtype
-    if (
-        not local.initq
-        or kind == "NONE"
-        or queued_priority(message[PRIORITY], qm.maxprty) < local.trigmpri
-    ):
-        return
-    process = trigger_process(qm, local)
-    if process is None or qm.ipprocs(local.initq) == 0:
-        return  # rule TRG-04: no process definition, or no trigger monitor: no trigger event
-    if local.trigmpri == 0:
-        count = local.store.depth  # expired, undiscarded messages count (TRG-02)
-    else:
-        count = sum(
-            1
-            for m in local.store.views()
-            if m.state != GOT_IN_UOW and queued_priority(m.priority, qm.maxprty) >= local.trigmpri
-        )
-    if kind == "FIRST" and count != 1:
-        return
-    if kind == "DEPTH":
-        if count < local.trigdpth:
-            return
-        assign(local, "trigger", False)  # as MQ does: the application switches it back on
-    data = MQTM(
-        QName=local.name,
-        ProcessName=local.process,
-        TriggerData=local.trigdata,
-        ApplType=process.appltype,
-        ApplId=process.applicid,
-        EnvData=process.envrdata,
-        UserData=process.userdata,
-    ).pack()
-    fields = {
-        "Format": C.MQFMT_TRIGGER,
-        "MsgType": C.MQMT_DATAGRAM,
-        "Persistence": C.MQPER_NOT_PERSISTENT,
-    }
-    ctx = qm.qmgr_context()
-    where = send(qm, qm.name, local.initq, data, fields, ctx, NEVER, in_uow)  # TRG-01
-    qm.log(local.name, "trigger", message, kind.lower(), detail=where)
-
-
-_NO_PROCESS = ProcessDefinition("NONE", appltype=0)  # a channel's MQTM: no process values
-
-
-def trigger_process(qm: QueueManagerPort, local: QLocal) -> ProcessDefinition | None:
-    """The process definition a trigger message from ``local`` carries, or None when the
-    condition fails (IBM, "Conditions for a trigger event"): PROCESS must name a defined process,
-    except on a transmission queue, which triggers a channel and needs none (rule TRG-04)."""
-    if local.process:
-        found = qm.processes.get(local.process)
-        if found is not None:
-            return found
-    return _NO_PROCESS if local.is_xmitq else None
 
 
 def send_expiration_report(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from mqlearn.engine import groups, mqget, open_options
+from mqlearn.engine import groups, mqget, open_options, triggers
 from mqlearn.engine.message import SEQ, Record
 from mqlearn.engine.mqi_checks import fail
 from mqlearn.engine.opened import Opened
@@ -46,6 +46,8 @@ class Queue(Opened):
         self._input_on = route.local.name if self.open_opts & open_options.INPUT else None
         if self._input_on is not None:
             qm.input_opens[self._input_on] = qm.ipprocs(self._input_on) + 1
+            if qm.ipprocs(self._input_on) == 1:  # a trigger monitor, if it is an initiation queue
+                triggers.initq_opened(qm, self._input_on)  # rule TRG-05
 
     @property
     def cursor_seq(self) -> int | None:

@@ -1,11 +1,12 @@
 """What the parts around a queue manager use of it: one small, named interface.
 
 MQGET (:mod:`~mqlearn.engine.mqget`), the messages the queue manager generates
-(:mod:`~mqlearn.engine.generated`), publish/subscribe (:mod:`~mqlearn.engine.pubsub`) and channels
-(:mod:`~mqlearn.engine.channel`) see a queue manager only through :class:`QueueManagerPort`: its
-clock, its names and attributes, name resolution, the put it makes for itself (``deliver``), the
-event log, MsgIds and contexts. Nothing private: :class:`~mqlearn.engine.qmgr.QueueManager` is
-the one implementation, and these modules do not import it.
+(:mod:`~mqlearn.engine.generated`), trigger events (:mod:`~mqlearn.engine.triggers`),
+publish/subscribe (:mod:`~mqlearn.engine.pubsub`) and channels (:mod:`~mqlearn.engine.channel`)
+see a queue manager only through :class:`QueueManagerPort`: its clock, its names and attributes,
+name resolution, the put it makes for itself (``deliver``), the event log, MsgIds and contexts.
+Nothing private: :class:`~mqlearn.engine.qmgr.QueueManager` is the one implementation, and these
+modules do not import it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
     from mqlearn.engine.message import Record
     from mqlearn.engine.objects import ProcessDefinition, QLocal
     from mqlearn.engine.simulation import Simulation
+    from mqlearn.engine.triggers import TriggerTimes
     from mqlearn.mqi.structs import MD, PMO
 
 
@@ -42,12 +44,17 @@ class QueueManagerPort(Protocol):
     def enforce_max_expiry(self) -> bool: ...
     @property
     def expired_action(self) -> str: ...
+    @property
+    def trigint(self) -> int: ...
+    @property
+    def trigger_times(self) -> TriggerTimes: ...
 
     # -- queues ------------------------------------------------------------------------------------
     @property
     def processes(self) -> dict[str, ProcessDefinition]: ...
     def ipprocs(self, name: str) -> int: ...
     def local(self, name: str) -> QLocal: ...
+    def initiated_by(self, initq: str) -> tuple[QLocal, ...]: ...
     def route(self, name: str) -> Route: ...
     def route_to(self, qmgr: str, name: str) -> Route: ...
     def reply_to(self, reply_to_q: str) -> tuple[str, str]: ...

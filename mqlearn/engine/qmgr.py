@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from mqlearn.engine import generated, groups, message_properties, mqget, transmission
+from mqlearn.engine import groups, message_properties, mqget, transmission, triggers
 from mqlearn.engine.definitions import Definitions, Route
 from mqlearn.engine.descriptor import (
     CONTEXT_FIELDS,
@@ -121,6 +121,9 @@ class QueueManager(Definitions):
         self.processes: dict[str, ProcessDefinition] = {}
         # handles open for input (MQOO_INPUT_*) per local queue: IPPROCS (rule TRG-04)
         self.input_opens: dict[str, int] = {}
+        # TRIGINT (ms) and when each queue last triggered: FIRST's repeat trigger (rule TRG-06)
+        self.trigint = triggers.DEFAULT_TRIGINT
+        self.trigger_times = triggers.TriggerTimes(self.sim.now)
         self.deadq: str | None = None
         self.maxprty = 9
         self._log: list[RawEvent] = []  # converted to Event lazily (the hot path only appends)
@@ -149,6 +152,16 @@ class QueueManager(Definitions):
 
     # ---------------------------------------------------------------------------------------------
     # definitions
+    def alter(self, name: str, **attrs: Any) -> QueueDefinition:
+        """ALTER a queue (``Definitions.alter``); a local queue whose trigger criteria it changes
+        while enough messages wait gets its trigger message then (rule TRG-07)."""
+        before = self.objects.get(name)
+        criteria = triggers.criteria(before) if isinstance(before, QLocal) else None
+        definition = super().alter(name, **attrs)
+        if criteria is not None and isinstance(definition, QLocal):
+            triggers.criteria_altered(self, definition, criteria)
+        return definition
+
     def alter_qmgr(
         self,
         *,
@@ -156,8 +169,11 @@ class QueueManager(Definitions):
         maxprty: int | None = None,
         expryint: int | None = None,
         ccsid: int | None = None,
+        trigint: int | None = None,
     ) -> None:
-        """ALTER QMGR DEADQ / MAXPRTY / EXPRYINT (expiry scan interval in seconds, 0 = off) / CCSID.
+        """ALTER QMGR DEADQ / MAXPRTY / EXPRYINT (expiry scan interval in seconds, 0 = off) / CCSID
+        / TRIGINT (milliseconds between FIRST trigger messages for a queue that stays non-empty,
+        rule TRG-06).
 
         ``expryint`` is EXPRYINT on z/OS and the expiry task's qm.ini ExpiryInterval on
         distributed and IBM i (rule EXP-28). ``ccsid`` is the queue manager's CodedCharSetId
@@ -170,6 +186,10 @@ class QueueManager(Definitions):
             raise ValueError(f"EXPRYINT must be seconds in 0..99999999, got {expryint!r}")
         if ccsid is not None and (type(ccsid) is not int or not 1 <= ccsid <= 65_535):
             raise ValueError(f"CCSID must be an int in 1..65535, got {ccsid!r}")
+        if trigint is not None and (
+            type(trigint) is not int or not 0 <= trigint <= triggers.MAX_TRIGINT
+        ):
+            raise ValueError(f"TRIGINT must be milliseconds in 0..999999999, got {trigint!r}")
         if deadq is not None:
             self.deadq = check_name(deadq, "DEADQ") if deadq else None
         if maxprty is not None:
@@ -181,6 +201,8 @@ class QueueManager(Definitions):
         if ccsid is not None:
             self.ccsid = ccsid
             self._share_put_fields()
+        if trigint is not None:
+            self.trigint = trigint
 
     def _share_put_fields(self) -> None:
         """The descriptor fields shared by every message an application puts with the default
@@ -395,7 +417,7 @@ class QueueManager(Definitions):
             self.log(local.name, "put", record, "syncpoint", warning, detail)
             self.enlist("put", local, record)
             if local.trigger:  # rule TRG-03: the condition is evaluated now, uncommitted or not
-                generated.maybe_trigger(self, local, record, in_uow=True)
+                triggers.maybe_trigger(self, local, record, in_uow=True)
         else:
             if self.record_events:
                 self.log(local.name, "put", record, "", warning, detail)
@@ -634,7 +656,7 @@ class QueueManager(Definitions):
     def arrived(self, local: QLocal, message: Record) -> None:
         """A message arrived outside any unit of work: triggers and waiting channels."""
         if local.trigger:
-            generated.maybe_trigger(self, local, message)
+            triggers.maybe_trigger(self, local, message)
         if local.is_xmitq:
             self._wake_channels(local)
 

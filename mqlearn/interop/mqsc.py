@@ -1,8 +1,9 @@
 """A subset of MQSC for mqlearn queue managers: ``qm.mqsc(text)`` returns what runmqsc would print.
 
-Commands: DEFINE QLOCAL/QREMOTE/QALIAS/PROCESS [REPLACE], ALTER QLOCAL/QREMOTE/QALIAS/QMGR,
-DELETE QLOCAL [PURGE]/QREMOTE/QALIAS, CLEAR QLOCAL, DISPLAY QLOCAL/QREMOTE/QALIAS/QUEUE/QSTATUS/QMGR
-(generic names such as ``APP.*``, ``ALL``) and REFRESH QMGR TYPE(EXPIRY) [NAME(generic)].
+Commands: DEFINE QLOCAL/QREMOTE/QALIAS/PROCESS [REPLACE], ALTER QLOCAL/QREMOTE/QALIAS/PROCESS/QMGR,
+DELETE QLOCAL [PURGE]/QREMOTE/QALIAS/PROCESS, CLEAR QLOCAL, DISPLAY
+QLOCAL/QREMOTE/QALIAS/QUEUE/QSTATUS/PROCESS/QMGR (generic names such as ``APP.*``, ``ALL``) and
+REFRESH QMGR TYPE(EXPIRY) [NAME(generic)].
 
 Syntax as in MQSC: keywords in any case, with the synonyms DEF, DIS, ALT, QL, QR, QA, Q and QS;
 unquoted values folded to upper case, quoted ones (``'app.in'``, ``''`` for a quote) kept as typed;
@@ -10,7 +11,8 @@ blanks or commas between keywords; a line ending in ``+`` continues at the first
 next line, one ending in ``-`` at its first column; a line starting with ``*`` is a comment.
 
 Every change goes through the engine's Python API (``define_qlocal``, ``alter``, ``delete_queue``,
-``clear_qlocal``, ``alter_qmgr``, ``refresh_expiry``) with MQSC's keywords in lower case, so a
+``clear_qlocal``, ``define_process``, ``alter_process``, ``delete_process``, ``alter_qmgr``,
+``refresh_expiry``) with MQSC's keywords in lower case, so a
 definition made here equals one made from Python, and a command that fails changes nothing.
 
 CAPEXPRY (rule EXP-06) is accepted in both of IBM's forms: inside the CUSTOM attribute,
@@ -42,9 +44,11 @@ from typing import TYPE_CHECKING, Any
 from mqlearn.engine.mqi_checks import fail
 from mqlearn.engine.objects import QueueDefinition, capexpry_value, check_name
 from mqlearn.interop.mqsc_display import (
+    PROCESS_KEYWORDS,
     QUEUE_TYPES,
     STATUS_KEYWORDS,
     attribute_fields,
+    process_details,
     qmgr_details,
     qmgr_keywords,
     queue_details,
@@ -569,6 +573,36 @@ def _define_process(qm: QueueManager, command: Command) -> list[str]:
     return ["AMQ8010I: IBM MQ process created."]
 
 
+def _alter_process(qm: QueueManager, command: Command) -> list[str]:
+    """ALTER PROCESS(name): the named attributes change (rule TRG-04), through qm.alter_process."""
+    attrs = _options(command, _PROCESS_ATTRIBUTES)
+    with _values_checked(len(command.text)):
+        qm.alter_process(command.queue, **attrs)
+    return ["AMQ8012I: IBM MQ process changed."]
+
+
+def _delete_process(qm: QueueManager, command: Command) -> list[str]:
+    """DELETE PROCESS(name): queues that name it stop triggering (rule TRG-04)."""
+    _options(command, {})
+    qm.delete_process(command.queue)
+    return ["AMQ8011I: IBM MQ process deleted."]
+
+
+def _display_process(qm: QueueManager, command: Command) -> list[str]:
+    """DISPLAY PROCESS: an AMQ8407I block per matching process definition; a generic name shows
+    only PROCESS unless attributes or ALL are asked for, as for queues."""
+    table: dict[str, tuple[str, Converter]] = {k: (k, _flag(True)) for k in PROCESS_KEYWORDS}
+    options = _options(command, {**table, **_ALL})
+    wanted = _wanted(options, PROCESS_KEYWORDS, default="*" not in command.queue)
+    found = sorted(
+        (p for p in qm.processes.values() if _matching(command.queue, p.name)),
+        key=lambda p: p.name,
+    )
+    if not found:
+        raise fail(C.MQRC_UNKNOWN_OBJECT_NAME, f"no process matches {command.queue}")
+    return [line for p in found for line in process_details(p, wanted)]
+
+
 def _alter_queue(qm: QueueManager, command: Command) -> list[str]:
     """ALTER a queue of the named type through qm.alter (only the named attributes change)."""
     attrs = _options(command, {**_ATTRIBUTES[command.obj], **_CUSTOM_KEYWORD})
@@ -582,8 +616,12 @@ def _alter_queue(qm: QueueManager, command: Command) -> list[str]:
 
 
 def _alter_qmgr(qm: QueueManager, command: Command) -> list[str]:
-    """ALTER QMGR DEADQ, EXPRYINT on z/OS, CCSID elsewhere (rule MD-04), through qm.alter_qmgr."""
-    table: dict[str, tuple[str, Converter]] = {"DEADQ": ("deadq", _text)}
+    """ALTER QMGR DEADQ, TRIGINT (rule TRG-06), EXPRYINT on z/OS, CCSID elsewhere (rule MD-04),
+    through qm.alter_qmgr."""
+    table: dict[str, tuple[str, Converter]] = {
+        "DEADQ": ("deadq", _text),
+        "TRIGINT": ("trigint", _int),
+    }
     if qm.profile == "zos":
         table["EXPRYINT"] = ("expryint", _expryint)
     else:
@@ -723,9 +761,15 @@ _HANDLERS: dict[str, dict[str, Handler]] = {
         "QLOCAL": _alter_queue,
         "QREMOTE": _alter_queue,
         "QALIAS": _alter_queue,
+        "PROCESS": _alter_process,
         "QMGR": _alter_qmgr,
     },
-    "DELETE": {"QLOCAL": _delete, "QREMOTE": _delete, "QALIAS": _delete},
+    "DELETE": {
+        "QLOCAL": _delete,
+        "QREMOTE": _delete,
+        "QALIAS": _delete,
+        "PROCESS": _delete_process,
+    },
     "CLEAR": {"QLOCAL": _clear},
     "DISPLAY": {
         "QLOCAL": _display_queue,
@@ -733,6 +777,7 @@ _HANDLERS: dict[str, dict[str, Handler]] = {
         "QALIAS": _display_queue,
         "QUEUE": _display_queue,
         "QSTATUS": _display_qstatus,
+        "PROCESS": _display_process,
         "QMGR": _display_qmgr,
     },
     "REFRESH": {"QMGR": _refresh},

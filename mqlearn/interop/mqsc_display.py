@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import fields
 from typing import TYPE_CHECKING
 
-from mqlearn.engine.objects import QAlias, QLocal, QRemote, QueueDefinition
+from mqlearn.engine.objects import ProcessDefinition, QAlias, QLocal, QRemote, QueueDefinition
 
 if TYPE_CHECKING:
     from mqlearn.engine.qmgr import QueueManager
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 QUEUE_DETAILS = "AMQ8409I: Display Queue details."
 STATUS_DETAILS = "AMQ8450I: Display queue status details."
 QMGR_DETAILS = "AMQ8408I: Display Queue Manager details."
+PROCESS_DETAILS = "AMQ8407I: Display Process details."
 
 INDENT = "   "
 COLUMN = 40  # runmqsc starts the second item of a line 40 characters after the first
@@ -29,6 +30,10 @@ QUEUE_TYPES: dict[str, type[QueueDefinition]] = {
 }
 STATUS_KEYWORDS = ("CURDEPTH", "UNCOM")
 ZOS_ONLY = frozenset({"indxtype"})  # queue attributes only z/OS has (shown there only)
+PROCESS_KEYWORDS = ("APPLICID", "APPLTYPE", "DESCR", "ENVRDATA", "USERDATA")
+# APPLTYPE as runmqsc shows the MQAT_* values MQSC has a name for (MQAT_UNIX, MQAT_WINDOWS_NT,
+# MQAT_OS400, MQAT_MVS = MQAT_ZOS); other values as numbers
+APPLTYPE_NAMES = {6: "UNIX", 11: "WINDOWSNT", 8: "OS400", 2: "MVS"}
 # DISPLAY QMGR PLATFORM per profile (MQPL_UNIX, MQPL_ZOS shown as MVS, MQPL_OS400)
 PLATFORMS = {"distributed": "UNIX", "zos": "MVS", "ibmi": "OS400"}
 
@@ -47,7 +52,7 @@ def queue_keywords(cls: type[QueueDefinition]) -> tuple[str, ...]:
 
 def qmgr_keywords(profile: str) -> tuple[str, ...]:
     """DISPLAY QMGR keywords; EXPRYINT is a z/OS queue manager attribute (rule EXP-28)."""
-    common = ("CCSID", "DEADQ", "MAXPRTY", "PLATFORM")
+    common = ("CCSID", "DEADQ", "MAXPRTY", "PLATFORM", "TRIGINT")
     return (*common, "EXPRYINT") if profile == "zos" else common
 
 
@@ -132,6 +137,20 @@ def qmgr_details(qm: QueueManager, wanted: Iterable[str] | None) -> list[str]:
         "MAXPRTY": item("MAXPRTY", qm.maxprty),
         "PLATFORM": item("PLATFORM", PLATFORMS[qm.profile]),
         "EXPRYINT": item("EXPRYINT", qm.expryint or "OFF"),
+        "TRIGINT": item("TRIGINT", qm.trigint),  # rule TRG-06
     }
     shown = {k: values[k] for k in qmgr_keywords(qm.profile)}
     return _block(QMGR_DETAILS, [f"QMNAME({qm.name})"], shown, wanted)
+
+
+def process_details(process: ProcessDefinition, wanted: Iterable[str] | None) -> list[str]:
+    """The AMQ8407I block of one process definition: PROCESS, then the wanted attributes (None:
+    all of them)."""
+    values = {
+        "APPLICID": item("APPLICID", process.applicid),
+        "APPLTYPE": item("APPLTYPE", APPLTYPE_NAMES.get(process.appltype, process.appltype)),
+        "DESCR": item("DESCR", process.descr),
+        "ENVRDATA": item("ENVRDATA", process.envrdata),
+        "USERDATA": item("USERDATA", process.userdata),
+    }
+    return _block(PROCESS_DETAILS, [f"PROCESS({process.name})"], values, wanted)

@@ -125,7 +125,8 @@ def topology_scene(
     got: dict[str, dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Every local queue of every queue manager as chips, every channel with its messages in
-    flight in the order sent (``progress``: share of the latency gone by), each queue manager's
+    flight in the order sent (``progress``: share of the latency gone by) and its direction in
+    the order of ``qms`` (``toward``: "next" or "previous"), each queue manager's
     discarded tray and the message its last MQGET returned (``got``, by queue manager).
     ``scales`` keeps each label's bar scale from one scene to the next."""
     scales = {} if scales is None else scales
@@ -165,6 +166,7 @@ def topology_scene(
                 "got": (got or {}).get(qm.name),
             }
         )
+    order = {qm.name: i for i, qm in enumerate(qms)}
     out_channels = []
     for ch in channels:
         in_flight = []
@@ -180,6 +182,9 @@ def topology_scene(
                 "name": ch.name,
                 "from": ch.source.name,
                 "to": ch.target.name,
+                # toward the queue manager drawn after its source (right in a row, below when
+                # stacked) or before it: the view picks the arrow for its layout
+                "toward": "next" if order[ch.target.name] > order[ch.source.name] else "previous",
                 "xmitq": ch.xmitq.name,
                 "running": ch.running,
                 "latency_ms": ch.latency_ms,

@@ -7,10 +7,13 @@ No browser is ever downloaded: the tests skip, saying why, when /usr/bin/chromiu
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Error, Page, expect, sync_playwright
+
+from tests.browser import servers
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -65,3 +68,18 @@ def page_errors(page: Page) -> list[str]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def voila_app(page: Page, tmp_path: Path) -> Iterator[servers.VoilaApp]:
+    """``voila_app(notebook)``: serve ``notebook`` under Voila with mqlearn's template (its log in
+    ``tmp_path/voila.log``), open it in ``page`` and return its URL. Every server it started
+    stops when the test ends, passed or failed."""
+    with ExitStack() as started:
+
+        def open_app(notebook: Path) -> str:
+            url = started.enter_context(servers.voila(notebook, tmp_path / "voila.log"))
+            page.goto(url)
+            return url
+
+        yield open_app

@@ -13,7 +13,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -80,6 +80,24 @@ def _serving(argv: list[str], port: int, log: Path, env: dict[str, str]) -> Iter
 REPO = Path(__file__).resolve().parents[2]
 # mqlearn's Voila template (voila.json): found here whether or not it is installed in the prefix
 TEMPLATES_ROOT = REPO / "share" / "jupyter"
+
+
+# the ``voila_app`` fixture (conftest.py): serve a notebook under Voila, open it in the test's
+# page, return its URL; the server stops when the test ends
+VoilaApp = Callable[[Path], str]
+
+
+def notebook_file(path: Path, *sources: str) -> Path:
+    """A notebook written to ``path`` with one code cell per source, for Voila to serve."""
+    cells = [
+        {"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {},
+         "outputs": [], "source": source}
+        for i, source in enumerate(sources)
+    ]  # fmt: skip
+    path.write_text(
+        json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+    )
+    return path
 
 
 @contextmanager

@@ -8,7 +8,8 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.browser import servers
-from tests.browser.test_topology import WIDTHS, _notebook
+from tests.browser.page_checks import WIDTHS
+from tests.browser.servers import VoilaApp
 
 PLAYGROUND = """import mqlearn as mq
 from mqlearn.checks import Letters
@@ -31,59 +32,56 @@ def _in(page: Page, column: str, where: str) -> list[str]:
 
 
 def test_letters_unique_across_30_puts_steps_together_and_both_trays_fit(
-    page: Page, page_errors: list[str], tmp_path: Path, artifacts: Path
+    page: Page, page_errors: list[str], voila_app: VoilaApp, tmp_path: Path, artifacts: Path
 ) -> None:
-    notebook = _notebook(tmp_path / "compare.ipynb", PLAYGROUND)
-    with servers.voila(notebook, tmp_path / "voila.log") as url:
-        page.set_viewport_size({"width": 1400, "height": 900})
-        page.goto(url)
-        for column in ("mq-compare-fifo", "mq-compare-priority"):
-            expect(page.locator(f".{column} .mq-qv-lanes .mq-chip")).to_have_count(5)
-        # one get on both, stepped by hand: one step of each per click
-        step = page.locator(".mq-comparison .mq-step")
-        expect(step).to_have_text("Step ▸ a new MQGET")
+    notebook = servers.notebook_file(tmp_path / "compare.ipynb", PLAYGROUND)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    voila_app(notebook)
+    for column in ("mq-compare-fifo", "mq-compare-priority"):
+        expect(page.locator(f".{column} .mq-qv-lanes .mq-chip")).to_have_count(5)
+    # one get on both, stepped by hand: one step of each per click
+    step = page.locator(".mq-comparison .mq-step")
+    expect(step).to_have_text("Step ▸ a new MQGET")
+    step.click()
+    for column, first in (("mq-compare-fifo", "A"), ("mq-compare-priority", "B")):
+        visiting = page.locator(f".{column} .mq-chip.mq-visiting")
+        expect(visiting).to_have_attribute("data-label", first)
+    expect(step).to_have_text("Step ▸")
+    step.click()
+    expect(page.locator('.mq-compare-fifo .mq-qv-tray .mq-chip[data-label="A"]')).to_have_count(1)
+    expect(page.locator('.mq-compare-priority .mq-qv-tray .mq-chip[data-label="B"]')).to_have_count(
+        1
+    )
+    page.locator(".mq-comparison .mq-step-scrubber").first.wait_for()
+    page.screenshot(path=artifacts / "comparison_1400_stepping.png", full_page=True)
+    while step.inner_text() == "Step ▸":
         step.click()
-        for column, first in (("mq-compare-fifo", "A"), ("mq-compare-priority", "B")):
-            visiting = page.locator(f".{column} .mq-chip.mq-visiting")
-            expect(visiting).to_have_attribute("data-label", first)
-        expect(step).to_have_text("Step ▸")
-        step.click()
-        expect(page.locator('.mq-compare-fifo .mq-qv-tray .mq-chip[data-label="A"]')).to_have_count(
-            1
-        )
-        expect(
-            page.locator('.mq-compare-priority .mq-qv-tray .mq-chip[data-label="B"]')
-        ).to_have_count(1)
-        page.locator(".mq-comparison .mq-step-scrubber").first.wait_for()
-        page.screenshot(path=artifacts / "comparison_1400_stepping.png", full_page=True)
-        while step.inner_text() == "Step ▸":
-            step.click()
-            page.wait_for_timeout(300)
-        expect(page.locator(".mq-compare-fifo .mq-result")).to_contain_text("MQGET OK: C")
-        expect(page.locator(".mq-compare-priority .mq-result")).to_contain_text("MQGET OK: C")
-        # both trays and the returned boxes stay on a 1400x900 screen (empty lanes collapse)
-        top = page.locator(".mq-comparison").bounding_box()
-        for column in ("mq-compare-fifo", "mq-compare-priority"):
-            tray = page.locator(f".{column} .mq-qv-tray").bounding_box()
-            assert top is not None and tray is not None
-            assert tray["y"] + tray["height"] - top["y"] <= 900, column
-        # 30 learner puts: letters F, G, … never one already used on this queue manager
-        put = page.locator(".mq-comparison .mq-put")
-        result = page.locator(".mq-compare-fifo .mq-result")
-        for n in range(LEARNER_PUTS):
-            put.click()
-            expect(result).to_contain_text(f"MQPUT OK: {_letter(5 + n)} (MsgId")
-        late = f'.mq-qv-lanes .mq-chip[data-label="{_letter(5 + 19)}"]'  # Y: 20th, shown
-        for column in ("mq-compare-fifo", "mq-compare-priority"):
-            expect(page.locator(f".{column} {late}")).to_have_count(1)
-        for column in ("mq-compare-fifo", "mq-compare-priority"):
-            shown = _in(page, column, ".mq-qv-lanes") + _in(page, column, ".mq-qv-tray")
-            assert len(shown) >= 24 + 2, shown
-            assert len(shown) == len(set(shown)), f"a letter used twice in {column}: {shown}"
-        for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": 900})
-            page.wait_for_timeout(300)
-            page.screenshot(path=artifacts / f"comparison_{width}.png", full_page=True)
+        page.wait_for_timeout(300)
+    expect(page.locator(".mq-compare-fifo .mq-result")).to_contain_text("MQGET OK: C")
+    expect(page.locator(".mq-compare-priority .mq-result")).to_contain_text("MQGET OK: C")
+    # both trays and the returned boxes stay on a 1400x900 screen (empty lanes collapse)
+    top = page.locator(".mq-comparison").bounding_box()
+    for column in ("mq-compare-fifo", "mq-compare-priority"):
+        tray = page.locator(f".{column} .mq-qv-tray").bounding_box()
+        assert top is not None and tray is not None
+        assert tray["y"] + tray["height"] - top["y"] <= 900, column
+    # 30 learner puts: letters F, G, … never one already used on this queue manager
+    put = page.locator(".mq-comparison .mq-put")
+    result = page.locator(".mq-compare-fifo .mq-result")
+    for n in range(LEARNER_PUTS):
+        put.click()
+        expect(result).to_contain_text(f"MQPUT OK: {_letter(5 + n)} (MsgId")
+    late = f'.mq-qv-lanes .mq-chip[data-label="{_letter(5 + 19)}"]'  # Y: 20th, shown
+    for column in ("mq-compare-fifo", "mq-compare-priority"):
+        expect(page.locator(f".{column} {late}")).to_have_count(1)
+    for column in ("mq-compare-fifo", "mq-compare-priority"):
+        shown = _in(page, column, ".mq-qv-lanes") + _in(page, column, ".mq-qv-tray")
+        assert len(shown) >= 24 + 2, shown
+        assert len(shown) == len(set(shown)), f"a letter used twice in {column}: {shown}"
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(300)
+        page.screenshot(path=artifacts / f"comparison_{width}.png", full_page=True)
     assert not page_errors, f"JavaScript errors in the page: {page_errors}"
 
 

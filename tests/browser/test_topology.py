@@ -13,9 +13,10 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from tests.browser import servers
+from tests.browser.page_checks import OVERLAPS, WIDTHS
+from tests.browser.servers import VoilaApp
 
 NOTEBOOK_06 = Path(__file__).resolve().parents[2] / "notebooks" / "06_remote_queues.ipynb"
-WIDTHS = (800, 1400)
 
 SETUP = """import mqlearn as mq
 from mqlearn import CMQC
@@ -32,17 +33,6 @@ for n in range(12):  # a burst of puts while the channel runs
     mq.Queue(qm1, "TO.APP").put(b"%c" % (65 + n), mq.MD(Expiry=5 if n % 3 == 0 else 600))
 mq.viz.Topology([qm1, qm2], [channel])"""
 
-OVERLAPS = """(nodes) => {
-  const boxes = nodes.map((n) => [n.dataset.label, n.getBoundingClientRect()]);
-  const hits = [];
-  for (let i = 0; i < boxes.length; i++)
-    for (let j = i + 1; j < boxes.length; j++) {
-      const [a, r] = boxes[i], [b, s] = boxes[j];
-      if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1)
-        hits.push(a + " / " + b);
-    }
-  return hits;
-}"""
 BAR_SHARES = """(chip) => [...chip.querySelectorAll('.mq-bar')].map(
   (b) => Math.round(100 * b.getBoundingClientRect().width / b.parentNode.getBoundingClientRect().width))"""
 GLIDING_DONE = """() => [...document.querySelectorAll('.mq-topology .mq-chip')].every((n) =>
@@ -50,18 +40,6 @@ GLIDING_DONE = """() => [...document.querySelectorAll('.mq-topology .mq-chip')].
 TRUNCATED = """(root) => [...root.querySelectorAll('button, .mq-chip-label, .mq-chip-expiry, span')]
   .filter((n) => n.offsetParent !== null && n.scrollWidth > n.clientWidth + 1)
   .map((n) => n.textContent)"""
-
-
-def _notebook(path: Path, *sources: str) -> Path:
-    cells = [
-        {"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {},
-         "outputs": [], "source": source}
-        for i, source in enumerate(sources)
-    ]  # fmt: skip
-    path.write_text(
-        json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
-    )
-    return path
 
 
 def _hop_source() -> str:
@@ -104,85 +82,115 @@ def clock(page: Page, button: str, now: str) -> None:
     expect(page.locator(".mq-topology .mq-qv-clock")).to_have_text(f"now {now}")
 
 
+# Where QM2's box is drawn from QM1's, and the arrow each channel's label shows: side by side at
+# 1400 px, stacked at 800 px (the view is narrower than 900 px), the arrow pointing at the box the
+# channel delivers to.
+ARROWS = {
+    800: ("below", {"QM1.TO.QM2": "↓", "QM2.TO.QM1": "↑"}),
+    1400: ("right", {"QM1.TO.QM2": "→", "QM2.TO.QM1": "←"}),
+}
+
+
+def arrows_and_layout(page: Page) -> tuple[str, dict[str, str]]:
+    boxes = {
+        name: page.locator(f'.mq-topology .mq-qmgr[data-qmgr="{name}"]').bounding_box()
+        for name in ("QM1", "QM2")
+    }
+    one, two = boxes["QM1"], boxes["QM2"]
+    assert one is not None and two is not None
+    where = "below" if two["y"] >= one["y"] + one["height"] else "right"
+    if where == "right":
+        assert two["x"] >= one["x"] + one["width"], f"QM2 neither below nor right: {boxes}"
+    shown = {
+        name: page.locator(f'.mq-channel[data-channel="{name}"] .mq-channel-name')
+        .inner_text()
+        .split()[0]
+        for name in ("QM1.TO.QM2", "QM2.TO.QM1")
+    }
+    return where, shown
+
+
 def test_exp10_xqh06_the_hop_seen_expiry_on_xmitq_and_link_discard_and_report_back(
-    page: Page, page_errors: list[str], hosts: list[str], tmp_path: Path, artifacts: Path
+    page: Page,
+    page_errors: list[str],
+    hosts: list[str],
+    voila_app: VoilaApp,
+    tmp_path: Path,
+    artifacts: Path,
 ) -> None:
-    notebook = _notebook(tmp_path / "hop.ipynb", SETUP, _hop_source())
-    with servers.voila(notebook, tmp_path / "voila.log") as url:
-        page.goto(url)
-        page.set_viewport_size({"width": 1400, "height": 900})
-        c = chip(page, "C", "QM2")
-        expect(c).to_have_attribute("data-expiry", "600")
-        expect(c).to_have_attribute("data-embedded-expiry", "150")
-        assert c.evaluate(BAR_SHARES) == [100, 25]  # MD and MQXQH Expiry on one chip's scale
-        clock(page, ".mq-advance-1s", "1.0 s")
-        expect(chip(page, "A", "QM2")).to_have_attribute("data-state", "expired")
-        settled(page).screenshot(
-            path=artifacts / "topology_1400_expired_on_xmitq.png", full_page=True
-        )
-        page.locator('.mq-channel-start[data-channel="QM1.TO.QM2"]').click()
-        expect(page.locator('.mq-channel-stop[data-channel="QM1.TO.QM2"]')).to_have_count(1)
-        clock(page, ".mq-advance-100ms", "1.1 s")
-        expect(chip(page, "A", "QM2")).to_have_attribute("data-state", "discarded")
-        expect(chip(page, "B", "QM1.TO.QM2")).to_have_attribute("data-state", "in-transit")
-        expect(chip(page, "R·A", "REPLY.Q")).to_have_attribute("data-state", "report")
-        clock(page, ".mq-advance-1s", "2.1 s")
-        clock(page, ".mq-advance-1s", "3.1 s")
-        expect(chip(page, "B", "QM1.TO.QM2")).to_have_attribute("data-state", "expired")
-        settled(page).screenshot(
-            path=artifacts / "topology_1400_expired_in_transit.png", full_page=True
-        )
-        clock(page, ".mq-advance-1s", "4.1 s")
-        expect(chip(page, "B", "APP.IN")).to_have_attribute("data-state", "expired")
-        page.locator('.mq-get[data-queue="APP.IN"]').click()
-        expect(chip(page, "B", "APP.IN")).to_have_attribute("data-state", "discarded")
-        expect(chip(page, "R·B", "QM1")).to_have_attribute("data-state", "report")
-        step = page.locator(".mq-topology .mq-qv-step")
-        expect(step).to_contain_text("3. the MQGET on queue APP.IN at QM2 returns C")  # played
-        scrubber = page.locator(".mq-topology .mq-step-scrubber")
-        scrubber.focus()
-        page.keyboard.press("Home")  # the scrubber back to the start, then one step on
-        page.keyboard.press("ArrowRight")
-        expect(step).to_contain_text("1. the MQGET discards B, expired on queue APP.IN at QM2")
-        expect(step).to_contain_text("(it ran out on channel QM1.TO.QM2) (EXP-23)")
-        expect(page.locator(".mq-topology .mq-play")).to_be_enabled()
-        clock(page, ".mq-advance-1s", "5.1 s")
-        expect(chip(page, "R·B", "QM2.TO.QM1")).to_have_attribute("data-state", "report")
-        settled(page).screenshot(path=artifacts / "topology_1400_report_back.png", full_page=True)
-        for now in ("6.1 s", "7.1 s", "8.1 s"):
-            clock(page, ".mq-advance-1s", now)
-        expect(chip(page, "R·B", "REPLY.Q")).to_have_attribute("data-state", "report")
-        for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": 900})
-            settled(page).screenshot(path=artifacts / f"topology_{width}.png", full_page=True)
-            cut = page.locator(".mq-topology").evaluate(TRUNCATED)
-            assert cut == [], f"labels cut off at {width} px: {cut}"
+    notebook = servers.notebook_file(tmp_path / "hop.ipynb", SETUP, _hop_source())
+    voila_app(notebook)
+    page.set_viewport_size({"width": 1400, "height": 900})
+    c = chip(page, "C", "QM2")
+    expect(c).to_have_attribute("data-expiry", "600")
+    expect(c).to_have_attribute("data-embedded-expiry", "150")
+    assert c.evaluate(BAR_SHARES) == [100, 25]  # MD and MQXQH Expiry on one chip's scale
+    clock(page, ".mq-advance-1s", "1.0 s")
+    expect(chip(page, "A", "QM2")).to_have_attribute("data-state", "expired")
+    settled(page).screenshot(path=artifacts / "topology_1400_expired_on_xmitq.png", full_page=True)
+    page.locator('.mq-channel-start[data-channel="QM1.TO.QM2"]').click()
+    expect(page.locator('.mq-channel-stop[data-channel="QM1.TO.QM2"]')).to_have_count(1)
+    clock(page, ".mq-advance-100ms", "1.1 s")
+    expect(chip(page, "A", "QM2")).to_have_attribute("data-state", "discarded")
+    expect(chip(page, "B", "QM1.TO.QM2")).to_have_attribute("data-state", "in-transit")
+    expect(chip(page, "R·A", "REPLY.Q")).to_have_attribute("data-state", "report")
+    clock(page, ".mq-advance-1s", "2.1 s")
+    clock(page, ".mq-advance-1s", "3.1 s")
+    expect(chip(page, "B", "QM1.TO.QM2")).to_have_attribute("data-state", "expired")
+    settled(page).screenshot(
+        path=artifacts / "topology_1400_expired_in_transit.png", full_page=True
+    )
+    clock(page, ".mq-advance-1s", "4.1 s")
+    expect(chip(page, "B", "APP.IN")).to_have_attribute("data-state", "expired")
+    page.locator('.mq-get[data-queue="APP.IN"]').click()
+    expect(chip(page, "B", "APP.IN")).to_have_attribute("data-state", "discarded")
+    expect(chip(page, "R·B", "QM1")).to_have_attribute("data-state", "report")
+    step = page.locator(".mq-topology .mq-qv-step")
+    expect(step).to_contain_text("3. the MQGET on queue APP.IN at QM2 returns C")  # played
+    scrubber = page.locator(".mq-topology .mq-step-scrubber")
+    scrubber.focus()
+    page.keyboard.press("Home")  # the scrubber back to the start, then one step on
+    page.keyboard.press("ArrowRight")
+    expect(step).to_contain_text("1. the MQGET discards B, expired on queue APP.IN at QM2")
+    expect(step).to_contain_text("(it ran out on channel QM1.TO.QM2) (EXP-23)")
+    expect(page.locator(".mq-topology .mq-play")).to_be_enabled()
+    clock(page, ".mq-advance-1s", "5.1 s")
+    expect(chip(page, "R·B", "QM2.TO.QM1")).to_have_attribute("data-state", "report")
+    settled(page).screenshot(path=artifacts / "topology_1400_report_back.png", full_page=True)
+    for now in ("6.1 s", "7.1 s", "8.1 s"):
+        clock(page, ".mq-advance-1s", now)
+    expect(chip(page, "R·B", "REPLY.Q")).to_have_attribute("data-state", "report")
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        settled(page).screenshot(path=artifacts / f"topology_{width}.png", full_page=True)
+        cut = page.locator(".mq-topology").evaluate(TRUNCATED)
+        assert cut == [], f"labels cut off at {width} px: {cut}"
+        assert arrows_and_layout(page) == ARROWS[width], f"channel arrows at {width} px"
     assert hosts == [], f"requests left the server: {hosts}"
     assert not page_errors, f"JavaScript errors in the page: {page_errors}"
 
 
 def test_no_two_chips_overlap_after_a_burst_over_a_running_channel(
-    page: Page, page_errors: list[str], tmp_path: Path, artifacts: Path
+    page: Page, page_errors: list[str], voila_app: VoilaApp, tmp_path: Path, artifacts: Path
 ) -> None:
-    notebook = _notebook(tmp_path / "burst.ipynb", BURST)
-    with servers.voila(notebook, tmp_path / "voila.log") as url:
-        page.goto(url)
-        for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": 900})
-            expect(chip(page, "L", "QM2")).to_have_count(1)
-        clock(page, ".mq-advance-100ms", "0.1 s")
-        flying = page.locator('.mq-topology .mq-chip[data-where="QM1.TO.QM2"]')
-        expect(flying).to_have_count(12)
-        for width in WIDTHS:
-            page.set_viewport_size({"width": width, "height": 900})
-            page.wait_for_timeout(800)  # let the glide from the queue to the channel finish
-            chips = page.locator(".mq-topology .mq-chip")
-            assert chips.evaluate_all(OVERLAPS) == [], f"chips overlap at {width} px"
-            page.screenshot(path=artifacts / f"topology_burst_{width}.png", full_page=True)
-        clock(page, ".mq-advance-1s", "1.1 s")
-        clock(page, ".mq-advance-1s", "2.1 s")
-        clock(page, ".mq-advance-1s", "3.1 s")
-        expect(page.locator('.mq-topology .mq-chip[data-where="APP.IN"]')).to_have_count(12)
-        page.wait_for_timeout(800)
-        assert page.locator(".mq-topology .mq-chip").evaluate_all(OVERLAPS) == []
+    notebook = servers.notebook_file(tmp_path / "burst.ipynb", BURST)
+    voila_app(notebook)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        expect(chip(page, "L", "QM2")).to_have_count(1)
+    clock(page, ".mq-advance-100ms", "0.1 s")
+    flying = page.locator('.mq-topology .mq-chip[data-where="QM1.TO.QM2"]')
+    expect(flying).to_have_count(12)
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(800)  # let the glide from the queue to the channel finish
+        chips = page.locator(".mq-topology .mq-chip")
+        assert chips.evaluate_all(OVERLAPS) == [], f"chips overlap at {width} px"
+        page.screenshot(path=artifacts / f"topology_burst_{width}.png", full_page=True)
+    clock(page, ".mq-advance-1s", "1.1 s")
+    clock(page, ".mq-advance-1s", "2.1 s")
+    clock(page, ".mq-advance-1s", "3.1 s")
+    expect(page.locator('.mq-topology .mq-chip[data-where="APP.IN"]')).to_have_count(12)
+    page.wait_for_timeout(800)
+    assert page.locator(".mq-topology .mq-chip").evaluate_all(OVERLAPS) == []
     assert not page_errors, f"JavaScript errors in the page: {page_errors}"

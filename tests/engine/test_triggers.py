@@ -252,7 +252,8 @@ def test_trg04_process_named_but_not_defined_no_trigger_until_it_is() -> None:
 
 def test_trg04_no_trigger_monitor_no_trigger_message() -> None:
     """Nobody holds the initiation queue open for input: no trigger message. A handle open only
-    for output or browse is not a monitor; one open for input is, until it closes."""
+    for output or browse is not a monitor; one open for input is, until it closes. (Its open
+    writes the trigger message the first put missed, rule TRG-05; tested below.)"""
     qm = new_qm()
     qm.define_qlocal(INIT_Q)
     qm.define_process("APP.PROCESS")
@@ -262,19 +263,20 @@ def test_trg04_no_trigger_monitor_no_trigger_message() -> None:
     put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
     assert (trigger_count(qm), qm.ipprocs(INIT_Q)) == (0, 0)
     monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_AS_Q_DEF)
-    assert qm.ipprocs(INIT_Q) == 1
+    assert (qm.ipprocs(INIT_Q), trigger_count(qm)) == (1, 1)
     put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
-    assert trigger_count(qm) == 1
+    assert trigger_count(qm) == 2
     monitor.close()
     monitor.close()  # a second MQCLOSE does not count twice
     assert qm.ipprocs(INIT_Q) == 0
     put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
-    assert trigger_count(qm) == 1
+    assert trigger_count(qm) == 2
 
 
 def test_trg04_a_missed_depth_event_leaves_triggering_on() -> None:
     """DEPTH with no monitor: the depth is reached but no trigger event occurs, so TRIGGER stays
-    on (only a trigger message switches it off); with a monitor the next put fires."""
+    on (only a trigger message switches it off); the monitor's open then fires (TRG-05) and
+    switches it off, so the next put does not."""
     qm = new_qm()
     qm.define_qlocal(INIT_Q)
     qm.define_process("APP.PROCESS")
@@ -285,8 +287,9 @@ def test_trg04_a_missed_depth_event_leaves_triggering_on() -> None:
     put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
     assert trigger_count(qm) == 0 and qm.local(APP_Q).trigger is True
     mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
-    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
     assert trigger_count(qm) == 1 and qm.local(APP_Q).trigger is False
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1
 
 
 def test_trg04_a_transmission_queue_triggers_a_channel_without_a_process() -> None:
@@ -315,3 +318,310 @@ def test_trg04_a_transmission_queue_triggers_a_channel_without_a_process() -> No
         "",
         "TO.QM2",
     )
+
+
+# --- TRG-05: a trigger monitor opening the initiation queue -------------------------------------
+# IBM, "Conditions for a trigger event": a trigger message is also generated when a trigger
+# monitor opens an initiation queue for removing messages and a queue it serves holds at least one
+# message of sufficient priority (FIRST, EVERY) or TRIGDPTH of them (DEPTH), the other conditions
+# holding: one trigger message per such queue. "Properties of trigger messages": when an
+# initiation queue is next opened for input, a trigger message can be put to it for an application
+# queue that has messages and is defined for triggering.
+
+
+def served_queue(qm: mq.QueueManager, name: str, trigtype: str, **attrs: Any) -> mq.Queue:
+    """A queue triggered through APP.INITQ with process APP.PROCESS; an output handle on it."""
+    attrs = {"initq": INIT_Q, "process": "APP.PROCESS", **attrs}
+    qm.define_qlocal(name, trigger=True, trigtype=trigtype, **attrs)
+    return mq.Queue(qm, name, C.MQOO_OUTPUT)
+
+
+def mqtm_queues(monitor: mq.Queue) -> list[str]:
+    """The QName of every trigger message on the monitor's initiation queue, in order."""
+    return [mq.MQTM.unpack(data).QName.rstrip() for data in drain_data(monitor)]
+
+
+def drain_data(q: mq.Queue) -> list[bytes]:
+    found = []
+    while True:
+        try:
+            found.append(q.get(None, mq.MD(), mq.GMO(Options=C.MQGMO_NO_SYNCPOINT)))
+        except mq.MQMIError as error:
+            assert error.reason == NO_MSG_AVAILABLE
+            return found
+
+
+@pytest.mark.parametrize("profile", ["distributed", "zos", "ibmi"])
+def test_trg05_the_monitors_open_writes_the_trigger_message_the_puts_missed(profile: str) -> None:
+    """Two puts to a FIRST queue while no monitor runs: no trigger message. The monitor's
+    MQOPEN for input writes one, naming the queue, logged as a trigger event with no message
+    behind it."""
+    qm = new_qm(profile=profile)
+    qm.define_qlocal(INIT_Q)
+    qm.define_process("APP.PROCESS", applicid="app")
+    q = served_queue(qm, APP_Q, "FIRST")
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 0
+    monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_AS_Q_DEF)
+    assert trigger_count(qm) == 1
+    (event,) = events_of(qm, "trigger")
+    assert (event.queue, event.msg_seq, event.cause) == (APP_Q, None, "first")
+    assert event.detail == "sent to APP.INITQ at QM1; APP.INITQ was opened for input"
+    data, md = get(monitor, C.MQGMO_NO_SYNCPOINT)
+    assert md.Format == C.MQFMT_TRIGGER and md.Expiry == C.MQEI_UNLIMITED  # TRG-01
+    tm = mq.MQTM.unpack(data)
+    assert (tm.QName.rstrip(), tm.ProcessName.rstrip(), tm.ApplId.rstrip()) == (
+        APP_Q,
+        "APP.PROCESS",
+        "app",
+    )
+
+
+def test_trg05_one_trigger_message_per_served_queue_that_meets_the_conditions() -> None:
+    """Six queues name APP.INITQ, one names another initiation queue. At the open: EVERY with
+    three messages gives one trigger message (not three), DEPTH gives one only with TRIGDPTH
+    messages (and switches TRIGGER off), an expired undiscarded message counts (TRG-02), a message
+    below TRIGMPRI does not, a queue with no process definition gives none (TRG-04)."""
+    qm = new_qm()
+    qm.define_qlocal(INIT_Q)
+    qm.define_qlocal("OTHER.INITQ")
+    qm.define_process("APP.PROCESS")
+    every = served_queue(qm, "Q.EVERY", "EVERY")
+    for _ in range(3):
+        put(every, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    depth_ok = served_queue(qm, "Q.DEPTH2", "DEPTH", trigdpth=2)
+    put(depth_ok, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    put(depth_ok, pmo_options=C.MQPMO_NO_SYNCPOINT, Expiry=SHORT)
+    depth_short = served_queue(qm, "Q.DEPTH3", "DEPTH", trigdpth=3)
+    put(depth_short, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    put(served_queue(qm, "Q.LOWPRI", "FIRST", trigmpri=5), pmo_options=0, Priority=4)
+    put(served_queue(qm, "Q.NOPROC", "FIRST", process="NOT.DEFINED"))
+    put(served_queue(qm, "Q.ELSEWHERE", "FIRST", initq="OTHER.INITQ"))
+    qm.sim.advance(seconds=5)  # Q.DEPTH2's second message has expired, nothing discarded it
+    monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    assert mqtm_queues(monitor) == ["Q.EVERY", "Q.DEPTH2"]
+    assert (qm.local("Q.DEPTH2").trigger, qm.local("Q.DEPTH3").trigger) == (False, True)
+    assert qm.curdepth("OTHER.INITQ") == 0
+
+
+def test_trg05_only_the_first_input_open_counts_and_a_reopen_fires_again() -> None:
+    """A second handle opening APP.INITQ while the first has it open writes nothing (the
+    conditions held at the puts, so nothing was missed); output and browse handles are no
+    monitors. Once every monitor has closed, the next monitor's open fires again for the queue
+    that still holds its message."""
+    qm = new_qm()
+    qm.define_qlocal(INIT_Q)
+    qm.define_process("APP.PROCESS")
+    put(served_queue(qm, APP_Q, "FIRST"), pmo_options=C.MQPMO_NO_SYNCPOINT)
+    mq.Queue(qm, INIT_Q, C.MQOO_OUTPUT | C.MQOO_BROWSE)
+    assert trigger_count(qm) == 0
+    first = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    second = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    assert (qm.ipprocs(INIT_Q), mqtm_queues(first)) == (2, [APP_Q])
+    first.close()
+    second.close()
+    third = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    assert mqtm_queues(third) == [APP_Q]
+
+
+def test_trg05_the_open_sees_the_definitions_as_they_are_now() -> None:
+    """The queues an initiation queue serves are looked up after every change: a queue whose
+    INITQ is altered to APP.INITQ is served, one altered away or deleted is not."""
+    qm = new_qm()
+    qm.define_qlocal(INIT_Q)
+    qm.define_qlocal("OTHER.INITQ")
+    qm.define_process("APP.PROCESS")
+    mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED).close()  # the index is made, nothing served yet
+    put(served_queue(qm, "Q.MOVED.IN", "EVERY", initq="OTHER.INITQ"))
+    put(served_queue(qm, "Q.MOVED.OUT", "EVERY"))
+    qm.alter_qlocal("Q.MOVED.IN", initq=INIT_Q)
+    qm.alter_qlocal("Q.MOVED.OUT", initq="OTHER.INITQ")
+    served_queue(qm, "Q.GONE", "EVERY")
+    qm.delete_queue("Q.GONE")
+    monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    assert mqtm_queues(monitor) == ["Q.MOVED.IN"]
+
+
+def test_trg05_a_channel_initiator_starting_triggers_the_waiting_transmission_queue() -> None:
+    """A transmission queue (no process: the channel's trigger, TRG-04) holding a message when
+    the channel initiator opens SYSTEM.CHANNEL.INITQ: one trigger message for it."""
+    qm = new_qm()
+    qm.define_qlocal("SYSTEM.CHANNEL.INITQ")
+    qm.define_qlocal(
+        "QM2", usage="XMITQ", trigger=True, initq="SYSTEM.CHANNEL.INITQ", trigdata="TO.QM2"
+    )
+    qm.define_qremote("TO.QM2.APP", rname="APP", rqmname="QM2")
+    qm.put1("TO.QM2.APP", b"x", mq.MD(), mq.PMO(Options=C.MQPMO_NO_SYNCPOINT))
+    initiator = mq.Queue(qm, "SYSTEM.CHANNEL.INITQ", C.MQOO_INPUT_SHARED)
+    tm = mq.MQTM.unpack(get(initiator, C.MQGMO_NO_SYNCPOINT)[0])
+    assert (tm.QName.rstrip(), tm.TriggerData.rstrip()) == ("QM2", "TO.QM2")
+
+
+# --- TRG-06: TRIGINT, the FIRST trigger repeated for a queue that stays non-empty ---------------
+# IBM, "Conditions for a trigger event" and "Controlling trigger events" (trigger type FIRST): a
+# suitable message put on a FIRST queue that was not empty makes a trigger message if the queue
+# manager's TriggerInterval (TRIGINT, milliseconds, default 999 999 999) has passed since the last
+# trigger message for the queue; it allows for a server that ended before emptying the queue.
+
+
+def first_queue(trigint: int | None = None) -> tuple[mq.QueueManager, mq.Queue]:
+    qm, q = triggered_queue(trigtype="FIRST")
+    if trigint is not None:
+        qm.alter_qmgr(trigint=trigint)
+    return qm, q
+
+
+def test_trg06_default_trigint_is_about_eleven_days_so_a_full_queue_stays_quiet() -> None:
+    qm, q = first_queue()
+    assert qm.trigint == 999_999_999
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    for _ in range(5):
+        qm.sim.advance(seconds=86_400)  # a day
+        put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1
+
+
+def test_trg06_a_put_to_a_non_empty_first_queue_triggers_once_trigint_has_passed() -> None:
+    """TRIGINT 60 s: the first message triggers at 0 s; puts at 30 s and 59.999 s do not; the
+    put at 60 s does (the queue was never emptied); the next only at 120 s or later."""
+    qm, q = first_queue(trigint=60_000)
+    at_ms: list[int] = []
+    for t in (0, 30_000, 59_999, 60_000, 90_000, 119_999, 125_000):
+        qm.sim.run_until(t)
+        before = trigger_count(qm)
+        put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+        if trigger_count(qm) > before:
+            at_ms.append(t)
+    assert at_ms == [0, 60_000, 125_000]
+    details = [e.detail for e in events_of(qm, "trigger")]
+    assert details[1].endswith("; TRIGINT 60000 ms passed since the last trigger message")
+
+
+def test_trg06_trigint_zero_makes_first_behave_like_every_while_the_queue_is_not_empty() -> None:
+    """IBM: with a low TRIGINT and no application serving the queue, FIRST may behave like
+    EVERY."""
+    qm, q = first_queue(trigint=0)
+    for _ in range(4):
+        put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 4
+
+
+def test_trg06_the_interval_counts_from_any_trigger_message_and_from_the_start() -> None:
+    """The timer restarts at every trigger message for the queue, the monitor's open (TRG-05)
+    included; a queue that never triggered counts from the queue manager's start."""
+    qm = new_qm()
+    qm.alter_qmgr(trigint=60_000)
+    qm.define_qlocal(INIT_Q)
+    qm.define_process("APP.PROCESS")
+    q = served_queue(qm, APP_Q, "FIRST")
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)  # no monitor: no trigger
+    monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    qm.sim.run_until(50_000)
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1, "the open wrote one; it was not the put's first message"
+    monitor.close()
+    monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)  # open at 50 s: fires, timer at 50 s
+    qm.sim.run_until(100_000)
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 2, "50 s since the open's trigger message"
+    qm.sim.run_until(110_000)
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 3
+
+    sim = mq.Simulation()
+    sim.run_until(1_000_000)
+    late = mq.QueueManager("QM1", sim)
+    late.alter_qmgr(trigint=60_000, expryint=0)
+    late.define_qlocal(INIT_Q)
+    trigger_monitor(late)
+    q = served_queue(late, APP_Q, "FIRST", process="")
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)  # no process named: no trigger event
+    late.alter_qlocal(APP_Q, process="APP.PROCESS")
+    late.sim.advance(seconds=30)
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(late) == 0, "30 s since this queue manager started (at 1000 s)"
+
+
+def test_trg06_trigint_leaves_every_and_depth_alone() -> None:
+    qm, q = triggered_queue(trigtype="DEPTH", trigdpth=2)
+    qm.alter_qmgr(trigint=0)
+    for _ in range(4):
+        put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1
+
+
+@pytest.mark.parametrize("bad", [-1, 1_000_000_000, "5", 1.5, True])
+def test_trg06_trigint_out_of_range_is_refused_and_changes_nothing(bad: object) -> None:
+    qm = new_qm()
+    with pytest.raises(ValueError, match=r"TRIGINT must be milliseconds in 0\.\.999999999"):
+        qm.alter_qmgr(trigint=bad, deadq="DLQ")  # type: ignore[arg-type]
+    assert (qm.trigint, qm.deadq) == (999_999_999, None)
+
+
+# --- TRG-07: trigger attributes altered while messages wait ----------------------------------------
+# IBM, "Conditions for a trigger event": a trigger message is also generated when, by MQSET or a
+# command, TriggerControl is changed to on, or it is on and TriggerType, TriggerMsgPriority or
+# (where it matters) TriggerDepth is changed, and at least one message of sufficient priority
+# (FIRST, EVERY) or TriggerDepth of them (DEPTH) is on the queue: "to allow for an application or
+# operator changing the triggering criteria, when the conditions for a trigger to occur are already
+# satisfied".
+
+
+def test_trg07_switching_a_depth_trigger_back_on_fires_at_once_while_the_depth_is_there() -> None:
+    """DEPTH 2: the second put fires and switches TRIGGER off; a third message arrives with it
+    off. Switching it back on finds 3 ≥ 2 waiting: a trigger message at once, and TRIGGER off
+    again. Once the queue is below TRIGDPTH, switching it on writes nothing and it stays on."""
+    qm, q = triggered_queue(trigtype="DEPTH", trigdpth=2)
+    for _ in range(3):
+        put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1 and qm.local(APP_Q).trigger is False
+    qm.alter_qlocal(APP_Q, trigger=True)
+    assert trigger_count(qm) == 2 and qm.local(APP_Q).trigger is False
+    assert events_of(qm, "trigger")[-1].detail.endswith("; its trigger attributes were altered")
+    get(q, C.MQGMO_NO_SYNCPOINT)
+    get(q, C.MQGMO_NO_SYNCPOINT)
+    qm.alter_qlocal(APP_Q, trigger=True)
+    assert trigger_count(qm) == 2 and qm.local(APP_Q).trigger is True
+
+
+def test_trg07_changed_criteria_fire_other_attributes_and_an_empty_queue_do_not() -> None:
+    """TRIGGER on, FIRST, one message waiting (its trigger message written at the put): changing
+    MAXDEPTH writes nothing; changing TRIGMPRI to 0 from 0 writes nothing; changing TRIGTYPE to
+    EVERY writes one; changing TRIGDPTH of a non-DEPTH queue writes nothing. MQSC's ALTER QLOCAL
+    is the same ALTER."""
+    qm, q = triggered_queue(trigtype="FIRST")
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT)
+    assert trigger_count(qm) == 1
+    qm.alter_qlocal(APP_Q, maxdepth=100, trigmpri=0)
+    assert trigger_count(qm) == 1
+    qm.alter_qlocal(APP_Q, trigtype="EVERY")
+    assert trigger_count(qm) == 2
+    qm.alter_qlocal(APP_Q, trigdpth=7)
+    assert trigger_count(qm) == 2
+    out = qm.mqsc(f"ALTER QLOCAL({APP_Q}) TRIGTYPE(FIRST)")
+    assert "AMQ8008I" in out and trigger_count(qm) == 3
+    get(q, C.MQGMO_NO_SYNCPOINT)
+    qm.alter_qlocal(APP_Q, trigtype="EVERY")
+    assert trigger_count(qm) == 3, "nothing waits on APP.IN"
+
+
+def test_trg07_the_other_conditions_still_hold_no_monitor_no_trigger_message() -> None:
+    """Switching TRIGGER on while a message waits but no trigger monitor has the initiation queue
+    open writes nothing (mqlearn's reading, docs/engine.md); the monitor's open then writes it
+    (TRG-05). Messages below TRIGMPRI do not count."""
+    qm = new_qm()
+    qm.define_qlocal(INIT_Q)
+    qm.define_process("APP.PROCESS")
+    q = served_queue(qm, APP_Q, "FIRST", trigmpri=5)
+    qm.alter_qlocal(APP_Q, trigger=False)
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT, Priority=4)
+    monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    qm.alter_qlocal(APP_Q, trigger=True)
+    assert trigger_count(qm) == 0, "the waiting message is below TRIGMPRI"
+    monitor.close()
+    put(q, pmo_options=C.MQPMO_NO_SYNCPOINT, Priority=6)
+    qm.alter_qlocal(APP_Q, trigmpri=6)
+    assert trigger_count(qm) == 0, "no trigger monitor"
+    monitor = mq.Queue(qm, INIT_Q, C.MQOO_INPUT_SHARED)
+    assert mqtm_queues(monitor) == [APP_Q]

@@ -27,6 +27,7 @@ OK_FOOTER = [
 QUEUE_DETAILS = "AMQ8409I: Display Queue details."
 STATUS_DETAILS = "AMQ8450I: Display queue status details."
 QMGR_DETAILS = "AMQ8408I: Display Queue Manager details."
+PROCESS_DETAILS = "AMQ8407I: Display Process details."
 _ITEM = re.compile(r"([A-Z][A-Z0-9]*)(?:\(([^)]*)\))?")
 NO_SYNC = mq.PMO(Options=C.MQPMO_NO_SYNCPOINT)
 
@@ -301,7 +302,14 @@ def test_display_qmgr_and_alter_qmgr_deadq() -> None:
     qm = mq.QueueManager("QM1")
     out = qm.mqsc("DISPLAY QMGR")
     assert blocks(out, QMGR_DETAILS) == [
-        {"QMNAME": "QM1", "CCSID": "1208", "DEADQ": "", "MAXPRTY": "9", "PLATFORM": "UNIX"}
+        {
+            "QMNAME": "QM1",
+            "CCSID": "1208",
+            "DEADQ": "",
+            "MAXPRTY": "9",
+            "PLATFORM": "UNIX",
+            "TRIGINT": "999999999",
+        }
     ]
     out = qm.mqsc("ALTER QMGR DEADQ(DLQ)\nDIS QMGR DEADQ")
     assert "AMQ8005I: IBM MQ queue manager changed." in out
@@ -796,3 +804,107 @@ def test_trg04_define_process_twice_needs_replace_and_bad_values_change_nothing(
     out = qm.mqsc("DEFINE PROCESS(P2) APPLTYPE(SOMETHING)")
     assert "AMQ8405I" in out and "APPLTYPE is a number or one of" in out
     assert "P2" not in qm.processes
+
+
+# --- ALTER, DELETE and DISPLAY PROCESS; ALTER QMGR TRIGINT (rules TRG-04, TRG-06) ---------------
+
+
+def test_trg04_display_process_is_laid_out_as_runmqsc_prints_it() -> None:
+    """A named process shows every attribute, PROCESS first, two items to a line from column 3
+    and 43 (as DISPLAY QLOCAL does), blanks as ``( )``, APPLTYPE by its MQSC name."""
+    qm = mq.QueueManager("QM1")
+    qm.mqsc("DEFINE PROCESS(APP.PROC) APPLICID('/opt/app/start') DESCR('order app')")
+    out = qm.mqsc("DIS PRO(APP.PROC)")
+    lines = out.splitlines()
+    at = lines.index(PROCESS_DETAILS)
+    assert lines[at + 1 : at + 4] == [
+        "   PROCESS(APP.PROC)" + " " * 23 + "APPLICID(/opt/app/start)",
+        "   APPLTYPE(UNIX)" + " " * 26 + "DESCR(order app)",
+        "   ENVRDATA( )" + " " * 29 + "USERDATA( )",
+    ]
+    assert ok(out), out
+
+
+def test_trg04_display_process_generic_names_and_chosen_attributes() -> None:
+    """A generic name shows PROCESS only unless attributes (or ALL) are asked for; blocks come in
+    name order; a name nothing matches is AMQ8147E; an attribute DISPLAY PROCESS does not have
+    is a syntax error."""
+    qm = mq.QueueManager("QM1")
+    qm.define_process("PROC.B", appltype=C.MQAT_WINDOWS_NT, userdata="ub")
+    qm.define_process("PROC.A", appltype=123)
+    qm.define_process("OTHER")
+    assert blocks(qm.mqsc("DIS PROCESS(PROC.*)"), PROCESS_DETAILS) == [
+        {"PROCESS": "PROC.A"},
+        {"PROCESS": "PROC.B"},
+    ]
+    assert blocks(qm.mqsc("DIS PRO(*) APPLTYPE USERDATA"), PROCESS_DETAILS) == [
+        {"PROCESS": "OTHER", "APPLTYPE": "UNIX", "USERDATA": ""},
+        {"PROCESS": "PROC.A", "APPLTYPE": "123", "USERDATA": ""},
+        {"PROCESS": "PROC.B", "APPLTYPE": "WINDOWSNT", "USERDATA": "ub"},
+    ]
+    assert len(blocks(qm.mqsc("DIS PRO(PROC.B*) ALL"), PROCESS_DETAILS)[0]) == 6
+    assert "AMQ8147E: IBM MQ object NOPE* not found." in qm.mqsc("DIS PRO(NOPE*)")
+    out = qm.mqsc("DIS PRO(PROC.A) CURDEPTH")
+    assert "CURDEPTH is not a keyword of DISPLAY PROCESS" in out
+
+
+def test_trg04_alter_process_changes_the_named_attributes_and_the_next_trigger_message() -> None:
+    """ALTER PROCESS changes what it names and keeps the rest; the trigger message written after
+    it carries the new APPLICID (IBM: the values in force at the trigger event). A bad value or
+    an unknown process changes nothing."""
+    qm = mq.QueueManager("QM1")
+    out = qm.mqsc(
+        "DEFINE QLOCAL(INIT.Q)\n"
+        "DEFINE PROCESS(APP.PROC) APPLICID('/old') USERDATA('keep')\n"
+        "DEFINE QLOCAL(APP.IN) TRIGGER TRIGTYPE(EVERY) INITQ(INIT.Q) PROCESS(APP.PROC)\n"
+        "ALTER PROCESS(APP.PROC) APPLICID('/new') APPLTYPE(OS400)\n"
+    )
+    assert ok(out) and "AMQ8012I: IBM MQ process changed." in out, out
+    process = qm.processes["APP.PROC"]
+    assert (process.applicid, process.appltype, process.userdata) == ("/new", 8, "keep")
+    monitor = mq.Queue(qm, "INIT.Q", C.MQOO_INPUT_SHARED)
+    put(qm, "APP.IN")
+    tm = mq.MQTM.unpack(monitor.get(None, mq.MD(), mq.GMO(Options=C.MQGMO_NO_SYNCPOINT)))
+    assert (tm.ApplId.rstrip(), tm.ApplType, tm.UserData.rstrip()) == ("/new", 8, "keep")
+    out = qm.mqsc("ALTER PROCESS(APP.PROC) APPLTYPE(-5)\nALTER PROCESS(NOPE) APPLICID('x')")
+    assert "AMQ8405I" in out and "AMQ8147E: IBM MQ object NOPE not found." in out
+    assert qm.processes["APP.PROC"] == process and "NOPE" not in qm.processes
+    out = qm.mqsc("ALTER PROCESS(APP.PROC) REPLACE")
+    assert "REPLACE is not a keyword of ALTER PROCESS" in out
+
+
+def test_trg04_delete_process_stops_the_trigger_messages() -> None:
+    """DELETE PROCESS: AMQ8011I; the queue that names it no longer triggers (no process
+    definition, rule TRG-04); deleting it again is AMQ8147E."""
+    qm = mq.QueueManager("QM1")
+    assert ok(
+        qm.mqsc(
+            "DEFINE QLOCAL(INIT.Q)\nDEFINE PROCESS(APP.PROC)\n"
+            "DEFINE QLOCAL(APP.IN) TRIGGER TRIGTYPE(EVERY) INITQ(INIT.Q) PROCESS(APP.PROC)"
+        )
+    )
+    mq.Queue(qm, "INIT.Q", C.MQOO_INPUT_SHARED)
+    put(qm, "APP.IN")
+    out = qm.mqsc("DELETE PROCESS(APP.PROC)")
+    assert "AMQ8011I: IBM MQ process deleted." in out and ok(out), out
+    put(qm, "APP.IN")
+    assert qm.curdepth("INIT.Q") == 1 and "APP.PROC" not in qm.processes
+    assert "AMQ8147E: IBM MQ object APP.PROC not found." in qm.mqsc("DELETE PRO(APP.PROC)")
+    assert "PURGE is not a keyword of DELETE PROCESS" in qm.mqsc("DELETE PRO(X) PURGE")
+
+
+@pytest.mark.parametrize("profile", ["distributed", "zos", "ibmi"])
+def test_trg06_alter_and_display_qmgr_trigint(profile: str) -> None:
+    """TRIGINT is a queue manager attribute on every platform: ALTER QMGR TRIGINT(ms) sets
+    qm.trigint, DISPLAY QMGR shows it; a value out of 0..999999999 is refused, changing
+    nothing."""
+    qm = mq.QueueManager("QM1", profile=profile)
+    out = qm.mqsc("DIS QMGR TRIGINT\nALTER QMGR TRIGINT(60000)\nDIS QMGR TRIGINT")
+    assert ok(out), out
+    assert blocks(out, QMGR_DETAILS) == [
+        {"QMNAME": "QM1", "TRIGINT": "999999999"},
+        {"QMNAME": "QM1", "TRIGINT": "60000"},
+    ]
+    assert qm.trigint == 60_000
+    out = qm.mqsc("ALTER QMGR TRIGINT(1000000000)\nALTER QMGR TRIGINT(-1)\nALTER QMGR TRIGINT")
+    assert out.count("AMQ8405I") == 3 and qm.trigint == 60_000

@@ -243,3 +243,20 @@ def test_a_topology_needs_one_clock() -> None:
         Topology([mq.QueueManager("QM1"), mq.QueueManager("QM2")], [])
     with pytest.raises(ValueError, match="at least one queue manager"):
         Topology([], [])
+
+
+def test_a_channels_direction_follows_the_order_of_the_queue_managers_not_the_layout() -> None:
+    """Each channel says which way it goes in the order the queue managers are drawn: toward the
+    next one (right in a row, down when stacked at 800 px) or the previous one (left, up); the
+    view draws the arrow for its layout from it. Reversing the order reverses the direction."""
+    qm1, qm2, view = hop()
+    there, back = view.channels
+    assert {ch["name"]: ch["toward"] for ch in view.view.state["channels"]} == {
+        there.name: "next",
+        back.name: "previous",
+    }
+    reversed_view = Topology([qm2, qm1], [there, back])
+    assert {ch["name"]: ch["toward"] for ch in reversed_view.view.state["channels"]} == {
+        there.name: "previous",
+        back.name: "next",
+    }

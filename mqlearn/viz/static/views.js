@@ -756,26 +756,37 @@ function channelTrack(ch, send) {
   track.dataset.channel = ch.name;
   const head = el("div", "mq-channel-label");
   const name = el("span", "mq-channel-name");
+  // one arrow per layout, the stylesheet shows the one that points at the target's box:
+  // across in a row of queue managers, down or up when they are stacked (views.css)
+  const across = el("span", "mq-channel-arrow mq-arrow-across");
+  const stacked = el("span", "mq-channel-arrow mq-arrow-stacked");
+  const words = el("span", "");
+  name.append(across, stacked, words);
   const toggle = button("", "", "", { channel: ch.name }, send);
   head.append(name, toggle);
   const lane = el("div", "mq-topo-chips mq-channel-track");
   track.append(head, lane);
-  track._parts = { name, toggle, lane };
+  track._parts = { name, across, stacked, words, toggle, lane };
   return track;
 }
 
-function patchChannel(track, ch, rightward, pool) {
-  const { name, toggle, lane } = track._parts;
+function patchChannel(track, ch, pool) {
+  const { name, across, stacked, words, toggle, lane } = track._parts;
+  const forward = ch.toward === "next"; // toward the box drawn after its source
   setData(track, "running", String(ch.running));
-  setText(name, `${rightward ? "→" : "←"} ${ch.name} · ${ch.running ? "RUNNING" : "STOPPED"} · ` +
+  setData(track, "toward", ch.toward);
+  setText(across, forward ? "→ " : "← ");
+  setText(stacked, forward ? "↓ " : "↑ ");
+  setText(words, `${ch.name} · ${ch.running ? "RUNNING" : "STOPPED"} · ` +
     `${(ch.latency_ms / 1000).toFixed(1)} s on the way`);
+  setTitle(name, `from ${ch.from} to ${ch.to}`);
   const verb = ch.running ? "stop" : "start";
   const cls = `mq-channel-${verb} mq-channel-toggle`;
   if (toggle.className !== cls) toggle.className = cls;
   setText(toggle, `${verb.toUpperCase()} CHANNEL`);
   setTitle(toggle, `${verb} the channel from ${ch.from} to ${ch.to}`);
   setData(toggle, "do", verb);
-  lane.classList.toggle("mq-rightward", rightward); // the first sent, furthest along: on the right
+  lane.classList.toggle("mq-rightward", forward); // the first sent, furthest along: on the right
   patchChipRow(lane, ch.in_flight, ch.more, pool);
 }
 
@@ -930,7 +941,7 @@ function renderTopology(model, root) {
         }).map((ch) => {
           const track = tracks.get(ch.name) || channelTrack(ch, send);
           tracks.set(ch.name, track);
-          patchChannel(track, ch, ch.to === qm.name, pool);
+          patchChannel(track, ch, pool);
           return track;
         });
         patchChildren(between, here);
