@@ -3,9 +3,10 @@
 :func:`send` puts a generated message at its destination and, when that fails, falls back as IBM
 describes: reply queue → dead-letter queue → thrown away (rule RPT-06). :func:`dead_letter` puts a
 message behind an MQDLH on the dead-letter queue (DLQ-01); :func:`maybe_trigger` makes the trigger
-message an arrival calls for (TRG-01..03); :func:`send_expiration_report` builds and sends the
-expiration report a discarded message asked for (RPT-01..08; the discard that causes it is in
-:mod:`mqlearn.engine.mqget`, an application's in :mod:`mqlearn.engine.reply`). Each function
+message an arrival calls for (TRG-01..03); :func:`expiration_report` decides whether a discarded
+message asked for an expiration report and :func:`send_expiration_report` builds and sends it
+(RPT-01..08; the discard that causes it is in :mod:`mqlearn.engine.mqget`, an application's in
+:mod:`mqlearn.engine.reply`); :func:`dead_letter_expired` is EIP-04's other choice. Each function
 reaches the queue manager through :class:`~mqlearn.engine.ports.QueueManagerPort`.
 """
 
@@ -14,13 +15,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.engine.descriptor import IDENTITY_FIELDS
-from mqlearn.engine.message import GOT_IN_UOW, PRIORITY, Record
+from mqlearn.engine.descriptor import CONTEXT_FIELDS, IDENTITY_FIELDS
+from mqlearn.engine.message import (
+    CORRELID,
+    CTX,
+    DATA,
+    EXTRA,
+    GOT_IN_UOW,
+    MSGID,
+    PRIORITY,
+    Record,
+    unflat,
+)
 from mqlearn.engine.objects import ProcessDefinition, assign
 from mqlearn.engine.rule_formulas import NEVER, deadline_of, queued_priority
+from mqlearn.engine.transmission import original
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, reason_name
 from mqlearn.mqi.headers import MQDLH, MQTM, leading_headers_length
+from mqlearn.mqi.structs import MD
 
 if TYPE_CHECKING:
     from mqlearn.engine.objects import QLocal
@@ -190,6 +203,60 @@ def trigger_process(qm: QueueManagerPort, local: QLocal) -> ProcessDefinition | 
         if found is not None:
             return found
     return _NO_PROCESS if local.is_xmitq else None
+
+
+# -- expiration reports (rules RPT-01..08) and EIP-04's dead letters ------------------------------
+def expiration_report(qm: QueueManagerPort, queue: str, record: Record, backouts: int) -> None:
+    """Send the expiration report a message discarded from ``queue`` asked for (RPT-01..07), at
+    once (never in a unit of work), and log it there. ``backouts``: its BackoutCount."""
+    extra = unflat(record[EXTRA]) if record[EXTRA] is not None else {}  # Report, Format
+    if extra.get("Format") == C.MQFMT_XMIT_Q_HEADER:
+        fields, data, _, _ = original(qm, record, backouts)  # the message inside (RPT-04)
+    elif extra.get("Report", C.MQRO_NONE) & C.MQRO_EXPIRATION_WITH_FULL_DATA:
+        stored = {**unflat(record[CTX]), **extra}
+        fields = {name: stored.get(name, initial) for name, initial in _REPORTED.items()}
+        fields["MsgId"], fields["CorrelId"] = record[MSGID], record[CORRELID]
+        fields["Priority"], data = record[PRIORITY], record[DATA]
+    else:
+        return  # no report asked for
+    where = send_expiration_report(qm, fields, data, qm.qmgr_context)
+    if where is not None:
+        qm.log(queue, "report", record, "expiration", detail=where)
+
+
+# the stored descriptor fields an expiration report reads (RPT-03) besides MsgId, CorrelId and
+# Priority, with their initial values: a record keeps (in ``extra`` and its put context) only
+# the fields that differ from them
+_REPORTED = {
+    name: getattr(MD, name)
+    for name in (
+        "Report",
+        "Encoding",
+        "CodedCharSetId",
+        "Format",
+        "Persistence",
+        "ReplyToQ",
+        "ReplyToQMgr",
+        "GroupId",
+        "MsgSeqNumber",
+        "Offset",
+        "MsgFlags",
+        "OriginalLength",
+        *IDENTITY_FIELDS,
+    )
+}
+
+
+def dead_letter_expired(qm: QueueManagerPort, queue: str, record: Record, backouts: int) -> None:
+    """EIP-04 "dead-letter": a message expired on ``queue`` goes to DEADQ behind an MQDLH whose
+    Reason is MQFB_EXPIRATION, with an unlimited lifetime there (so it is kept, not expired
+    again). Without a DEADQ that takes it, it is simply discarded, as IBM MQ does."""
+    fields, data, _, header = original(qm, record, backouts)
+    dest_q, dest_qmgr = queue, qm.name
+    if header is not None:
+        dest_q, dest_qmgr = header.RemoteQName, header.RemoteQMgrName
+    ctx = {name: fields[name] for name in CONTEXT_FIELDS}
+    dead_letter(qm, data, fields, ctx, NEVER, C.MQFB_EXPIRATION, dest_q, dest_qmgr)
 
 
 def send_expiration_report(

@@ -1,4 +1,4 @@
-"""The message store of one local queue: delivery order, lazy-expiry walks, cursors, indexes.
+"""The message store of one local queue: delivery order, candidates, cursors, indexes.
 
 Delivery order is (lane descending, arrival ascending). Each lane (priority 0-9) is a deque of
 records (``mqlearn.engine.message.Record``: plain tuples the garbage collector does not track) in
@@ -16,8 +16,9 @@ collector tracks (objects that survive make full collections come sooner, and a 
 walks every lane). Messages got in a unit of work stay in
 place, so a backout puts them back exactly where they were (rule UOW-01).
 
-The store decides nothing about reports, events or units of work: :meth:`LocalStore.find`
-returns the expired messages it met before the first live one, and the get discards them.
+The store decides nothing about expiry, reports, events or units of work: :meth:`LocalStore.candidates`
+gives the messages a get may meet, in delivery order, and the get's walk
+(``mqlearn.engine.mqget.walk``) decides which of them it discards and which it returns.
 """
 
 from __future__ import annotations
@@ -49,7 +50,6 @@ from mqlearn.engine.rule_formulas import is_expired
 
 LANES = 10  # priorities 0..9 (MAXPRTY is at most 9)
 _NONE: tuple[Record, ...] = ()
-Expired = tuple[Record, ...] | list[Record]  # the expired messages a walk met
 _COMPACT_MIN = 256
 _CONTEXTS_MAX = 64  # distinct put contexts remembered per store (most queues see one or two)
 _seq_of = itemgetter(SEQ)
@@ -263,60 +263,52 @@ class LocalStore:
         mark.locker = handle
         self._settle(record, mark)
 
-    # -- walks ----------------------------------------------------------------------------------
-    def find(
+    # -- candidates -----------------------------------------------------------------------------
+    def candidates(
         self,
-        now: int,
         handle: object,
         msgid: bytes | None = None,
         correlid: bytes | None = None,
         after: tuple[int, int] | None = None,
         keep: Callable[[Record], bool] | None = None,
-    ) -> tuple[Record | None, Expired]:
-        """The first message a get would return (None: none), and the expired messages met
-        before it, which the caller discards.
+    ) -> Iterable[Record]:
+        """The messages a get or browse by ``handle`` may meet, in delivery order: what it walks
+        (``mqlearn.engine.mqget.walk``, the home of the discard walk, rules EXP-21..24).
 
-        Restricted to messages with this MsgId and/or CorrelId, to those after a cursor
-        position ``after`` (lane, seq) in delivery order, and to those ``keep`` accepts (the other
-        match options): a message that does not match is no candidate, expired or not (EXP-27).
-        The hot path of every get (no match, no cursor) walks the lanes from the top one down.
+        Left out: messages this handle may not see (uncommitted, got in a unit of work, locked
+        by another handle) and, with match options, messages that do not match: those with
+        another MsgId and/or CorrelId, those before a cursor position ``after`` (lane, seq) in
+        delivery order, those ``keep`` refuses (the other match options). A message left out is
+        no candidate, expired or not (EXP-27). The hot path of every get (no match, no cursor,
+        nothing marked or removed from the middle) is the lanes themselves, top one down.
         """
         if msgid is None and correlid is None and after is None:
             if self.top < 0:
-                return None, _NONE
-            candidates: Iterable[Record] = chain.from_iterable(self.lanes[self.top :: -1])
+                return _NONE
+            found: Iterable[Record] = chain.from_iterable(self.lanes[self.top :: -1])
         else:
-            candidates = self._candidates(msgid, correlid, after)
+            found = self._candidates(msgid, correlid, after)
         if keep is not None:
-            candidates = filter(keep, candidates)
-        return self._walk(now, handle, candidates)
+            found = filter(keep, found)
+        if self._tombstones or self._marks:
+            found = self._visible(found, handle)
+        return found
 
-    def _walk(
-        self, now: int, handle: object, candidates: Iterable[Record]
-    ) -> tuple[Record | None, Expired]:
-        """Walk candidates in delivery order: skip what this handle may not see (uncommitted, in a
-        unit of work, locked by another handle), collect expired ones, stop at the first live one
-        (rules EXP-21..24, 27)."""
+    def _visible(self, records: Iterable[Record], handle: object) -> Iterator[Record]:
+        """The records a get by ``handle`` may see: present (no tombstone), neither uncommitted
+        nor in a unit of work, and not locked by another handle."""
         marks, tombstones = self._marks, self._tombstones
-        expired: list[Record] | None = None
-        for record in candidates:
-            if tombstones and record[SEQ] in tombstones:
+        for record in records:
+            if record[SEQ] in tombstones:
                 continue
-            mark = marks.get(record[SEQ]) if marks else None
+            mark = marks.get(record[SEQ])
             if mark is not None:
                 if mark.state:
                     continue
                 locker = mark.locker
                 if locker is not None and locker is not handle:
                     continue
-            if is_expired(record[DEADLINE], now):  # EXP-20
-                if expired is None:
-                    expired = [record]
-                else:
-                    expired.append(record)
-                continue
-            return record, expired or _NONE
-        return None, expired or _NONE
+            yield record
 
     def _candidates(
         self, msgid: bytes | None, correlid: bytes | None, after: tuple[int, int] | None
