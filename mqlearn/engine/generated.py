@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mqlearn.engine.descriptor import CONTEXT_FIELDS, IDENTITY_FIELDS
+from mqlearn.engine.descriptor import CONTEXT_FIELDS, IDENTITY_FIELDS, INITIAL
 from mqlearn.engine.message import (
     CORRELID,
     CTX,
@@ -33,7 +33,6 @@ from mqlearn.engine.transmission import original
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, reason_name
 from mqlearn.mqi.headers import MQDLH, MQTM, leading_headers_length
-from mqlearn.mqi.structs import MD
 
 if TYPE_CHECKING:
     from mqlearn.engine.objects import QLocal
@@ -213,8 +212,9 @@ def expiration_report(qm: QueueManagerPort, queue: str, record: Record, backouts
     if extra.get("Format") == C.MQFMT_XMIT_Q_HEADER:
         fields, data, _, _ = original(qm, record, backouts)  # the message inside (RPT-04)
     elif extra.get("Report", C.MQRO_NONE) & C.MQRO_EXPIRATION_WITH_FULL_DATA:
-        stored = {**unflat(record[CTX]), **extra}
-        fields = {name: stored.get(name, initial) for name, initial in _REPORTED.items()}
+        # the stored descriptor (RPT-03 reads it): a record keeps the fields that differ from
+        # their initial values, in its put context and ``extra``
+        fields = {**INITIAL, **unflat(record[CTX]), **extra}
         fields["MsgId"], fields["CorrelId"] = record[MSGID], record[CORRELID]
         fields["Priority"], data = record[PRIORITY], record[DATA]
     else:
@@ -222,29 +222,6 @@ def expiration_report(qm: QueueManagerPort, queue: str, record: Record, backouts
     where = send_expiration_report(qm, fields, data, qm.qmgr_context)
     if where is not None:
         qm.log(queue, "report", record, "expiration", detail=where)
-
-
-# the stored descriptor fields an expiration report reads (RPT-03) besides MsgId, CorrelId and
-# Priority, with their initial values: a record keeps (in ``extra`` and its put context) only
-# the fields that differ from them
-_REPORTED = {
-    name: getattr(MD, name)
-    for name in (
-        "Report",
-        "Encoding",
-        "CodedCharSetId",
-        "Format",
-        "Persistence",
-        "ReplyToQ",
-        "ReplyToQMgr",
-        "GroupId",
-        "MsgSeqNumber",
-        "Offset",
-        "MsgFlags",
-        "OriginalLength",
-        *IDENTITY_FIELDS,
-    )
-}
 
 
 def dead_letter_expired(qm: QueueManagerPort, queue: str, record: Record, backouts: int) -> None:
