@@ -87,7 +87,8 @@ class Channel:
         self._pump_pending = False
         source, queue = self.source, self.xmitq
         while self.running:
-            message, expired = walk(queue.store.candidates(self), source.sim.now)
+            store = queue.store
+            message, expired = walk(store.candidates(), source.sim.now, store.hidden(self))
             for old in expired:
                 source.discard(queue, old, "channel")
             if message is None:

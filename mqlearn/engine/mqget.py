@@ -167,8 +167,9 @@ def _find(
     if correlid == _CI_NONE:
         correlid = None
     keep = _group_match(md, opts.match_group) if opts.match_group else None
-    candidates = local.store.candidates(handle, msgid, correlid, after, keep)
-    record, expired = walk(candidates, qm.sim.now)
+    store = local.store
+    candidates = store.candidates(msgid, correlid, after, keep)
+    record, expired = walk(candidates, qm.sim.now, store.hidden(handle))
     if expired:
         cause = "browse" if opts.browse else "get"
         for old in expired:
@@ -176,22 +177,27 @@ def _find(
     return record
 
 
-def walk(candidates: Iterable[Record], now: int) -> tuple[Record | None, list[Record]]:
+def walk(
+    candidates: Iterable[Record], now: int, hidden: Callable[[Record], bool] | None = None
+) -> tuple[Record | None, list[Record]]:
     """The discard walk, the engine's one home of it (rules EXP-21..24): what a get or browse
     returns and the expired messages it discards ahead of it.
 
     ``candidates``: the messages the call may meet, in delivery order (lane descending, then
-    arrival; ``LocalStore.candidates``). Every expired one met before the first live one is
-    discarded; the live one is returned (None: none, 2033); expired messages behind it stay. On a
-    FIFO queue every message has one lane, so the walk discards up to the first live message
-    (EXP-22); on a PRIORITY queue it discards the expired messages of higher lanes and the earlier
-    ones of the returned message's lane, nothing behind it (EXP-23). The caller discards what
-    this returns, after the walk, so the walk never changes the lanes it reads. The replay's
-    compiled kernel mirrors this function (``mqlearn.pipeline.kernel._walk``, same structure and
-    names; tests/pipeline/test_walk_mirror.py drives both on the same queues).
+    arrival; ``LocalStore.candidates``); ``hidden``: those of them it may not see
+    (``LocalStore.hidden``; None: it sees them all). Every expired one met before the first live
+    one is discarded; the live one is returned (None: none, 2033); expired messages behind it
+    stay. On a FIFO queue every message has one lane, so the walk discards up to the first live
+    message (EXP-22); on a PRIORITY queue it discards the expired messages of higher lanes and
+    the earlier ones of the returned message's lane, nothing behind it (EXP-23). The caller
+    discards what this returns, after the walk, so the walk never changes what it reads. The
+    replay's compiled kernel mirrors this function (``mqlearn.pipeline.kernel._walk``, same
+    structure and names; tests/pipeline/test_walk_mirror.py drives both on the same queues).
     """
     expired: list[Record] = []
     for candidate in candidates:
+        if hidden is not None and hidden(candidate):
+            continue  # not this call's to see
         if is_expired(candidate[DEADLINE], now):  # EXP-20
             expired.append(candidate)  # discarded ahead of what the call returns
             continue

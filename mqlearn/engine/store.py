@@ -16,9 +16,10 @@ collector tracks (objects that survive make full collections come sooner, and a 
 walks every lane). Messages got in a unit of work stay in
 place, so a backout puts them back exactly where they were (rule UOW-01).
 
-The store decides nothing about expiry, reports, events or units of work: :meth:`LocalStore.candidates`
-gives the messages a get may meet, in delivery order, and the get's walk
-(``mqlearn.engine.mqget.walk``) decides which of them it discards and which it returns.
+The store decides nothing about expiry, reports, events or units of work:
+:meth:`LocalStore.candidates` gives the messages a get may meet, in delivery order,
+:meth:`LocalStore.hidden` which of them the caller may not see, and the get's walk
+(``mqlearn.engine.mqget.walk``) decides which it discards and which it returns.
 """
 
 from __future__ import annotations
@@ -266,70 +267,66 @@ class LocalStore:
     # -- candidates -----------------------------------------------------------------------------
     def candidates(
         self,
-        handle: object,
         msgid: bytes | None = None,
         correlid: bytes | None = None,
         after: tuple[int, int] | None = None,
         keep: Callable[[Record], bool] | None = None,
     ) -> Iterable[Record]:
-        """The messages a get or browse by ``handle`` may meet, in delivery order: what it walks
-        (``mqlearn.engine.mqget.walk``, the home of the discard walk, rules EXP-21..24).
+        """The messages a get or browse may meet, in delivery order: what it walks
+        (``mqlearn.engine.mqget.walk``, the home of the discard walk, rules EXP-21..24), with
+        :meth:`hidden` telling which of them the caller may not see.
 
-        Left out: messages this handle may not see (uncommitted, got in a unit of work, locked
-        by another handle) and, with match options, messages that do not match: those with
-        another MsgId and/or CorrelId, those before a cursor position ``after`` (lane, seq) in
-        delivery order, those ``keep`` refuses (the other match options). A message left out is
-        no candidate, expired or not (EXP-27). The hot path of every get (no match, no cursor,
-        nothing marked or removed from the middle) is the lanes themselves, top one down.
+        With match options only matching messages are candidates: those with this MsgId and/or
+        CorrelId, those after a cursor position ``after`` (lane, seq) in delivery order, those
+        ``keep`` accepts (the other match options). A message that does not match is no
+        candidate, expired or not (EXP-27). The hot path of every get (no match, no cursor) is
+        the lanes themselves, top one down.
         """
-        if msgid is None and correlid is None and after is None:
-            if self.top < 0:
-                return _NONE
-            found: Iterable[Record] = chain.from_iterable(self.lanes[self.top :: -1])
-        else:
-            found = self._candidates(msgid, correlid, after)
-        if keep is not None:
-            found = filter(keep, found)
-        if self._tombstones or self._marks:
-            found = self._visible(found, handle)
-        return found
-
-    def _visible(self, records: Iterable[Record], handle: object) -> Iterator[Record]:
-        """The records a get by ``handle`` may see: present (no tombstone), neither uncommitted
-        nor in a unit of work, and not locked by another handle."""
-        marks, tombstones = self._marks, self._tombstones
-        for record in records:
-            if record[SEQ] in tombstones:
-                continue
-            mark = marks.get(record[SEQ])
-            if mark is not None:
-                if mark.state:
-                    continue
-                locker = mark.locker
-                if locker is not None and locker is not handle:
-                    continue
-            yield record
-
-    def _candidates(
-        self, msgid: bytes | None, correlid: bytes | None, after: tuple[int, int] | None
-    ) -> Iterator[Record]:
         if msgid is not None or correlid is not None:
-            found = self._matching(msgid, correlid)
-            if after is not None:
-                key = (-after[0], after[1])
-                found = [r for r in found if delivery_key(r) > key]
-            yield from found
-            return
+            found: Iterable[Record] = self._matching(msgid, correlid, after)
+        elif after is not None:
+            found = self._after(after)
+        elif self.top < 0:
+            return _NONE
+        else:
+            found = chain.from_iterable(self.lanes[self.top :: -1])
+        return found if keep is None else filter(keep, found)
+
+    def hidden(self, handle: object) -> Callable[[Record], bool] | None:
+        """Which candidates a get or browse by ``handle`` may not see: those removed from the
+        middle of a lane (tombstones), uncommitted, got in a unit of work, or locked by another
+        handle. None when no message is any of these (the hot path)."""
+        marks, tombstones = self._marks, self._tombstones
+        if not marks and not tombstones:
+            return None
+
+        def hides(record: Record) -> bool:
+            seq = record[SEQ]
+            if seq in tombstones:
+                return True
+            mark = marks.get(seq)
+            if mark is None:
+                return False
+            locker = mark.locker
+            return bool(mark.state) or (locker is not None and locker is not handle)
+
+        return hides
+
+    def _after(self, after: tuple[int, int]) -> Iterator[Record]:
+        """The lanes after a cursor position (lane, seq), in delivery order."""
         for lane in range(self.top, -1, -1):
             queue = self.lanes[lane]
-            if after is None or lane < after[0]:
+            if lane < after[0]:
                 yield from queue
             elif lane == after[0]:
                 start = bisect_right(queue, after[1], key=_seq_of)
                 yield from islice(queue, start, None)
 
-    def _matching(self, msgid: bytes | None, correlid: bytes | None) -> list[Record]:
-        """Present messages with this MsgId and/or CorrelId, in delivery order (index lookup)."""
+    def _matching(
+        self, msgid: bytes | None, correlid: bytes | None, after: tuple[int, int] | None
+    ) -> list[Record]:
+        """Present messages with this MsgId and/or CorrelId, in delivery order (index lookup),
+        after a cursor position ``after`` (lane, seq) if given."""
         if msgid is not None:
             found = _entries(self._index(MSGID), msgid)
             if correlid is not None:
@@ -339,6 +336,9 @@ class LocalStore:
             found = _entries(self._index(CORRELID), correlid)
         if len(found) > 1:
             found.sort(key=delivery_key)  # in arrival order already; lanes come first
+        if after is not None:
+            key = (-after[0], after[1])
+            found = [r for r in found if delivery_key(r) > key]
         return found
 
     def _index(self, field: int) -> Index:

@@ -186,7 +186,7 @@ def _walk(start, base, now, row, kind, lane_start, head, msgs, depths):  # pragm
             s = state[p]
             if s == FUTURE:
                 break  # not put yet, nor anything after it in this lane
-            if s == PRESENT:
+            if s == PRESENT:  # not hidden (GONE: got or discarded already)
                 candidate = p
                 if _is_expired(msgs.deadline[candidate], now):  # EXP-20
                     _discard(candidate, kind, row, now, msgs, depths)  # discarded ahead
@@ -219,7 +219,7 @@ def _walk_index(
         if s == FUTURE or p <= cursor:
             continue
         if correl_filter >= 0 and correl[p] != correl_filter:
-            continue
+            continue  # (the engine's candidates hold matching messages only)
         candidate = p
         if _is_expired(msgs.deadline[candidate], now):  # EXP-20
             _discard(candidate, kind, row, now, msgs, depths)  # discarded ahead
