@@ -178,14 +178,14 @@ def _find(
 
 
 def walk(
-    candidates: Iterable[Record], now: int, hidden: Callable[[Record], bool] | None = None
+    candidates: Iterable[Record], now: int, hidden: Callable[[int], bool] | None = None
 ) -> tuple[Record | None, list[Record]]:
     """The discard walk, the engine's one home of it (rules EXP-21..24): what a get or browse
     returns and the expired messages it discards ahead of it.
 
     ``candidates``: the messages the call may meet, in delivery order (lane descending, then
-    arrival; ``LocalStore.candidates``); ``hidden``: those of them it may not see
-    (``LocalStore.hidden``; None: it sees them all). Every expired one met before the first live
+    arrival; ``LocalStore.candidates``); ``hidden``: which of them, by message number, it may
+    not see (``LocalStore.hidden``; None: it sees them all). Every expired one met before the first live
     one is discarded; the live one is returned (None: none, 2033); expired messages behind it
     stay. On a FIFO queue every message has one lane, so the walk discards up to the first live
     message (EXP-22); on a PRIORITY queue it discards the expired messages of higher lanes and
@@ -196,7 +196,7 @@ def walk(
     """
     expired: list[Record] = []
     for candidate in candidates:
-        if hidden is not None and hidden(candidate):
+        if hidden is not None and hidden(candidate[SEQ]):
             continue  # not this call's to see
         if is_expired(candidate[DEADLINE], now):  # EXP-20
             expired.append(candidate)  # discarded ahead of what the call returns

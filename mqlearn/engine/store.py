@@ -292,16 +292,16 @@ class LocalStore:
             found = chain.from_iterable(self.lanes[self.top :: -1])
         return found if keep is None else filter(keep, found)
 
-    def hidden(self, handle: object) -> Callable[[Record], bool] | None:
-        """Which candidates a get or browse by ``handle`` may not see: those removed from the
-        middle of a lane (tombstones), uncommitted, got in a unit of work, or locked by another
-        handle. None when no message is any of these (the hot path)."""
+    def hidden(self, handle: object) -> Callable[[int], bool] | None:
+        """Which candidates, by message number, a get or browse by ``handle`` may not see:
+        those removed from the middle of a lane (tombstones), uncommitted, got in a unit of
+        work, or locked by another handle. None when no message is any of these (the hot path);
+        the tombstone set's own test when only tombstones are (a run of matched gets)."""
         marks, tombstones = self._marks, self._tombstones
-        if not marks and not tombstones:
-            return None
+        if not marks:
+            return tombstones.__contains__ if tombstones else None
 
-        def hides(record: Record) -> bool:
-            seq = record[SEQ]
+        def hides(seq: int) -> bool:
             if seq in tombstones:
                 return True
             mark = marks.get(seq)
