@@ -14,6 +14,7 @@ from typing import Any
 from mqlearn.engine.descriptor import CONTEXT_FIELDS
 from mqlearn.engine.generated import dead_letter
 from mqlearn.engine.message import DEADLINE, GOT_IN_UOW, SEQ, MessageView, Record
+from mqlearn.engine.mqget import walk
 from mqlearn.engine.objects import QLocal
 from mqlearn.engine.ports import QueueManagerPort
 from mqlearn.engine.transmission import original
@@ -86,7 +87,8 @@ class Channel:
         self._pump_pending = False
         source, queue = self.source, self.xmitq
         while self.running:
-            message, expired = queue.store.find(source.sim.now, self)
+            store = queue.store
+            message, expired = walk(store.candidates(), source.sim.now, store.hidden(self))
             for old in expired:
                 source.discard(queue, old, "channel")
             if message is None:

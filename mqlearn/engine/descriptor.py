@@ -63,7 +63,8 @@ CARRIED_FIELDS = frozenset(
         "ReplyToQMgr",
     }
 )
-_DEFAULTS: dict[str, Any] = {f.name: getattr(MD, f.name) for f in MD._LAYOUT}
+# every MQMD field with its initial value (a stored message keeps only the fields that differ)
+INITIAL: dict[str, Any] = {f.name: getattr(MD, f.name) for f in MD._LAYOUT}
 
 
 def carried_fields(md: MD, length: int) -> dict[str, Any] | None:
@@ -76,7 +77,7 @@ def carried_fields(md: MD, length: int) -> dict[str, Any] | None:
     """
     extra: dict[str, Any] | None = None
     for name, value in md.__dict__.items():
-        if name in CARRIED_FIELDS and value != _DEFAULTS[name]:
+        if name in CARRIED_FIELDS and value != INITIAL[name]:
             if extra is None:
                 extra = {}
             extra[name] = value
@@ -89,7 +90,7 @@ def carried_fields(md: MD, length: int) -> dict[str, Any] | None:
         stored["MsgFlags"] = stored_msg_flags(md.MsgFlags)
         stored["OriginalLength"] = _original_length(md, length)
         for name, value in stored.items():
-            if value != _DEFAULTS[name]:
+            if value != INITIAL[name]:
                 extra = extra or {}
                 extra[name] = value
     return extra
@@ -124,7 +125,7 @@ def stored_extra(fields: dict[str, Any]) -> dict[str, Any] | None:
     extra = {
         name: value
         for name, value in fields.items()
-        if name not in _NOT_STORED and (value != _DEFAULTS[name] if name != PROPERTIES else value)
+        if name not in _NOT_STORED and (value != INITIAL[name] if name != PROPERTIES else value)
     }
     return extra or None
 
@@ -141,9 +142,7 @@ def md_extension(record: Record) -> bytes | None:
         return None
     extra = unflat(items)
     fields = {
-        name: extra[name]
-        for name in V2_FIELDS
-        if extra.get(name, _DEFAULTS[name]) != _DEFAULTS[name]
+        name: extra[name] for name in V2_FIELDS if extra.get(name, INITIAL[name]) != INITIAL[name]
     }
     if not fields:
         return None
@@ -228,7 +227,7 @@ def putter_mqmde(md: MD, data: bytes, qm_ccsid: int) -> tuple[MD, bytes]:
     """
     if md.Format != C.MQFMT_MD_EXTENSION:
         return md, data
-    if md.Version >= 2 and any(getattr(md, n) != _DEFAULTS[n] for n in V2_FIELDS):
+    if md.Version >= 2 and any(getattr(md, n) != INITIAL[n] for n in V2_FIELDS):
         return md, data  # the MD already says what an MQMDE would: the MQMDE is data
     native = md.Encoding & C.MQENC_INTEGER_MASK == C.MQENC_NATIVE & C.MQENC_INTEGER_MASK
     own_ccsid = md.CodedCharSetId in (C.MQCCSI_Q_MGR, qm_ccsid)

@@ -1,12 +1,14 @@
-"""Messages the queue manager generates: dead letters and trigger messages, and where they go.
+"""Messages the queue manager generates: dead letters, trigger messages and expiration reports,
+and where they go.
 
 :func:`send` puts a generated message at its destination and, when that fails, falls back as IBM
 describes: reply queue → dead-letter queue → thrown away (rule RPT-06). :func:`dead_letter` puts a
 message behind an MQDLH on the dead-letter queue (DLQ-01); trigger messages go through
-:func:`send` from :mod:`mqlearn.engine.triggers`; :func:`send_expiration_report` builds and sends the
-expiration report a discarded message asked for (RPT-01..08; the discard that causes it is in
-:mod:`mqlearn.engine.mqget`, an application's in :mod:`mqlearn.engine.reply`). Each function
-reaches the queue manager through :class:`~mqlearn.engine.ports.QueueManagerPort`.
+:func:`send` from :mod:`mqlearn.engine.triggers`; :func:`expiration_report` decides whether a
+discarded message asked for an expiration report and :func:`send_expiration_report` builds and
+sends it (RPT-01..08; the discard that causes it is in :mod:`mqlearn.engine.mqget`, an
+application's in :mod:`mqlearn.engine.reply`); :func:`dead_letter_expired` is EIP-04's other
+choice. Each function reaches the queue manager through :class:`~mqlearn.engine.ports.QueueManagerPort`.
 """
 
 from __future__ import annotations
@@ -15,9 +17,20 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mqlearn.engine import message_properties
-from mqlearn.engine.descriptor import IDENTITY_FIELDS
-from mqlearn.engine.message import PROPERTIES
+from mqlearn.engine.descriptor import CONTEXT_FIELDS, IDENTITY_FIELDS, INITIAL
+from mqlearn.engine.message import (
+    CORRELID,
+    CTX,
+    DATA,
+    EXTRA,
+    MSGID,
+    PRIORITY,
+    PROPERTIES,
+    Record,
+    unflat,
+)
 from mqlearn.engine.rule_formulas import NEVER, deadline_of
+from mqlearn.engine.transmission import original
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError, reason_name
 from mqlearn.mqi.headers import MQDLH, leading_headers_length
@@ -124,6 +137,38 @@ def dead_letter(
     return True
 
 
+# -- expiration reports (rules RPT-01..08) and EIP-04's dead letters ------------------------------
+def expiration_report(qm: QueueManagerPort, queue: str, record: Record, backouts: int) -> None:
+    """Send the expiration report a message discarded from ``queue`` asked for (RPT-01..07), at
+    once (never in a unit of work), and log it there. ``backouts``: its BackoutCount."""
+    extra = unflat(record[EXTRA]) if record[EXTRA] is not None else {}  # Report, Format
+    if extra.get("Format") == C.MQFMT_XMIT_Q_HEADER:
+        fields, data, _, _ = original(qm, record, backouts)  # the message inside (RPT-04)
+    elif extra.get("Report", C.MQRO_NONE) & C.MQRO_EXPIRATION_WITH_FULL_DATA:
+        # the stored descriptor (RPT-03 reads it): a record keeps the fields that differ from
+        # their initial values, in its put context and ``extra``
+        fields = {**INITIAL, **unflat(record[CTX]), **extra}
+        fields["MsgId"], fields["CorrelId"] = record[MSGID], record[CORRELID]
+        fields["Priority"], data = record[PRIORITY], record[DATA]
+    else:
+        return  # no report asked for
+    where = send_expiration_report(qm, fields, data, qm.qmgr_context)
+    if where is not None:
+        qm.log(queue, "report", record, "expiration", detail=where)
+
+
+def dead_letter_expired(qm: QueueManagerPort, queue: str, record: Record, backouts: int) -> None:
+    """EIP-04 "dead-letter": a message expired on ``queue`` goes to DEADQ behind an MQDLH whose
+    Reason is MQFB_EXPIRATION, with an unlimited lifetime there (so it is kept, not expired
+    again). Without a DEADQ that takes it, it is simply discarded, as IBM MQ does."""
+    fields, data, _, header = original(qm, record, backouts)
+    dest_q, dest_qmgr = queue, qm.name
+    if header is not None:
+        dest_q, dest_qmgr = header.RemoteQName, header.RemoteQMgrName
+    ctx = {name: fields[name] for name in CONTEXT_FIELDS}
+    dead_letter(qm, data, fields, ctx, NEVER, C.MQFB_EXPIRATION, dest_q, dest_qmgr)
+
+
 def send_expiration_report(
     qm: QueueManagerPort,
     fields: dict[str, Any],
@@ -169,9 +214,10 @@ def send_expiration_report(
             fields["OriginalLength"] if fields["OriginalLength"] != C.MQOL_UNDEFINED else len(data)
         ),
     }
-    carried = message_properties.copied(fields.get(PROPERTIES), C.MQCOPY_REPORT)
-    if carried is not None:
-        report_fields[PROPERTIES] = carried
+    if PROPERTIES in fields:  # the original's properties a report copies (RPT-03)
+        carried = message_properties.copied(fields[PROPERTIES], C.MQCOPY_REPORT)
+        if carried is not None:
+            report_fields[PROPERTIES] = carried
     ctx = context({name: fields[name] for name in IDENTITY_FIELDS})
     deadline = deadline_of(PASSED_EXPIRY_TENTHS, qm.sim.now) if passing else NEVER
     return send(qm, fields["ReplyToQMgr"], fields["ReplyToQ"], body, report_fields, ctx, deadline)

@@ -1,27 +1,24 @@
 """MQGET, read top to bottom: the walk to the message, the expired messages it discards on the
 way, and the expiration reports those discards send.
 
-A get (:func:`get`) asks the queue's store (:mod:`mqlearn.engine.store`) for the first message it
-may return; the store hands back the expired messages it met before it (rules EXP-21..24), and
-:func:`discard` removes each one; when it asked for an expiration report (:func:`expiration_report`,
-rules RPT-01..07) :func:`mqlearn.engine.generated.send_expiration_report` builds it and puts it
-like any message the queue manager generates. The queue manager is reached through
+A get (:func:`get`) selects its candidates (:func:`_find`: the queue's store,
+:mod:`mqlearn.engine.store`, lists the messages it may meet in delivery order), walks them
+(:func:`walk`, the one home of the discard walk, rules EXP-21..24) and :func:`discard` removes
+each expired message met before the one returned; when that message asked for an expiration
+report, :func:`mqlearn.engine.generated.expiration_report` builds it and puts it like any message
+the queue manager generates (rules RPT-01..07). The queue manager is reached through
 :class:`~mqlearn.engine.ports.QueueManagerPort`; browse, lock, cursor, wait and syncpoint are in
 docs/engine.md.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from mqlearn.engine import groups
-from mqlearn.engine.descriptor import (
-    CONTEXT_FIELDS,
-    fill_md,
-    md_extension,
-)
-from mqlearn.engine.generated import dead_letter, send_expiration_report
+from mqlearn.engine.descriptor import fill_md, md_extension
+from mqlearn.engine.generated import dead_letter_expired, expiration_report
 from mqlearn.engine.message import (
     AVAILABLE,
     DATA,
@@ -45,8 +42,8 @@ from mqlearn.engine.mqi_checks import (
     check_gmo,
     fail,
 )
-from mqlearn.engine.rule_formulas import NEVER, is_expired
-from mqlearn.engine.transmission import decrement_embedded, original
+from mqlearn.engine.rule_formulas import is_expired
+from mqlearn.engine.transmission import decrement_embedded
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.structs import GMO, MD
@@ -228,12 +225,42 @@ def _find(
         msgid, correlid, groupid, after, keep = plan.narrow(
             now, msgid, correlid, groupid, after, keep
         )
-    record, expired = local.store.find(now, handle, msgid, correlid, after, keep, groupid)
+    store = local.store
+    candidates = store.candidates(msgid, correlid, after, keep, groupid)
+    record, expired = walk(candidates, now, store.hidden(handle))
     if expired:
         cause = "browse" if opts.browse else "get"
         for old in expired:
             discard(qm, local, old, cause)
     return record
+
+
+def walk(
+    candidates: Iterable[Record], now: int, hidden: Callable[[int], bool] | None = None
+) -> tuple[Record | None, list[Record]]:
+    """The discard walk, the engine's one home of it (rules EXP-21..24): what a get or browse
+    returns and the expired messages it discards ahead of it.
+
+    ``candidates``: the messages the call may meet, in delivery order (lane descending, then
+    arrival; ``LocalStore.candidates``); ``hidden``: which of them, by message number, it may
+    not see (``LocalStore.hidden``; None: it sees them all). Every expired one met before the first live
+    one is discarded; the live one is returned (None: none, 2033); expired messages behind it
+    stay. On a FIFO queue every message has one lane, so the walk discards up to the first live
+    message (EXP-22); on a PRIORITY queue it discards the expired messages of higher lanes and
+    the earlier ones of the returned message's lane, nothing behind it (EXP-23). The caller
+    discards what this returns, after the walk, so the walk never changes what it reads. The
+    replay's compiled kernel mirrors this function (``mqlearn.pipeline.kernel._walk``, same
+    structure and names; tests/pipeline/test_walk_mirror.py drives both on the same queues).
+    """
+    expired: list[Record] = []
+    for candidate in candidates:
+        if hidden is not None and hidden(candidate[SEQ]):
+            continue  # not this call's to see
+        if is_expired(candidate[DEADLINE], now):  # EXP-20
+            expired.append(candidate)  # discarded ahead of what the call returns
+            continue
+        return candidate, expired  # the first live one
+    return None, expired
 
 
 SKIP_BACKOUT = "get, marked to skip backout"  # the unit-of-work op of a marked get (UOW-03)
@@ -329,42 +356,17 @@ def _unlock(handle: Queue) -> None:
     store.lock(record, None)
 
 
-# -- discards and expiration reports --------------------------------------------------------------
+# -- discards -------------------------------------------------------------------------------------
 def discard(qm: QueueManagerPort, local: QLocal, record: Record, cause: str) -> None:
     """Discard an expired message and send its expiration report (rules EXP-21, RPT-02, EXP-29).
 
     Never part of a unit of work: a message got earlier in the open unit of work is not
-    involved, and the report is put at once.
+    involved, and the report is put at once (:func:`mqlearn.engine.generated.expiration_report`).
     """
     backouts = local.store.backouts(record)
     local.store.remove(record)
     qm.log(local.name, "discard", record, cause)
     if qm.expired_action == "dead-letter" and local.name != qm.deadq:
-        _dead_letter_expired(qm, local, record, backouts)
+        dead_letter_expired(qm, local.name, record, backouts)
     if record[EXTRA] is not None:  # Report and Format live there when not initial values
-        expiration_report(qm, local, record, backouts)
-
-
-def _dead_letter_expired(
-    qm: QueueManagerPort, local: QLocal, record: Record, backouts: int
-) -> None:
-    """EIP-04 "dead-letter": the expired message goes to DEADQ behind an MQDLH whose Reason
-    is MQFB_EXPIRATION, with an unlimited lifetime there (so it is kept, not expired again).
-    Without a DEADQ that takes it, it is simply discarded, as IBM MQ does."""
-    fields, data, _, header = original(qm, record, backouts)
-    dest_q, dest_qmgr = local.name, qm.name
-    if header is not None:
-        dest_q, dest_qmgr = header.RemoteQName, header.RemoteQMgrName
-    ctx = {name: fields[name] for name in CONTEXT_FIELDS}
-    dead_letter(qm, data, fields, ctx, NEVER, C.MQFB_EXPIRATION, dest_q, dest_qmgr)
-
-
-def expiration_report(qm: QueueManagerPort, local: QLocal, record: Record, backouts: int) -> None:
-    """Send the expiration report a discarded message asked for (RPT-01..07); never in a UOW."""
-    wrapped = field(record, "Format", "") == C.MQFMT_XMIT_Q_HEADER
-    if not wrapped and not field(record, "Report", 0) & C.MQRO_EXPIRATION_WITH_FULL_DATA:
-        return  # the common case, decided without building the descriptor
-    fields, data, _, _ = original(qm, record, backouts)
-    where = send_expiration_report(qm, fields, data, qm.qmgr_context)
-    if where is not None:
-        qm.log(local.name, "report", record, "expiration", detail=where)
+        expiration_report(qm, local.name, record, backouts)

@@ -1,8 +1,9 @@
 """The formulas of the priority and expiry rules, one home each (docs/rules.md).
 
 Priority lanes (MD-02), CAPEXPRY (EXP-06), deadlines, eligibility (EXP-20), remaining lifetime
-(EXP-11, EXP-12) and the discard walk's stopping rule (EXP-22, EXP-23). The engine, the views and
-the pipeline all call these functions, so each formula is written once.
+(EXP-11, EXP-12). The engine, the views and the pipeline all call these functions, so each formula
+is written once. (The discard walk, EXP-21..24, is not a formula: its home is
+``mqlearn.engine.mqget.walk``.)
 
 Every function takes plain ints or numpy integer arrays (element by element) and returns the same
 kind: it uses arithmetic and comparisons only, never a branch on a value and never numpy itself (the
@@ -16,7 +17,7 @@ deadline of an unlimited Expiry, so ``now >= deadline`` needs no special case.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from functools import reduce
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
@@ -120,21 +121,3 @@ def remaining_tenths(deadline: N, now: Arg) -> N:
     tenths = (left * (left > 0) + (TENTH_MS - 1)) // TENTH_MS
     result: N = tenths + (deadline == NEVER) * (UNLIMITED - tenths)
     return result
-
-
-# -- the discard walk (rules EXP-21..23) -----------------------------------------------------------
-def discarded_ahead(deadlines: Sequence[int] | Any, now: int) -> int:
-    """How many messages a get discards: given the deadlines of the messages it may see, in
-    delivery order (lane descending, then arrival), the expired ones before the first live one.
-
-    The same walk serves both orders: on a FIFO queue every message has one lane, so it discards
-    up to the first live message (EXP-22); on a priority queue it discards the expired messages of
-    higher lanes and the earlier ones of the returned message's lane, nothing behind it (EXP-23).
-    The count equals the input's length when nothing is live (the get finds no message).
-    """
-    count = 0
-    for deadline in deadlines:
-        if not is_expired(deadline, now):
-            break
-        count += 1
-    return count

@@ -1,4 +1,4 @@
-"""The message store of one local queue: delivery order, lazy-expiry walks, cursors, indexes.
+"""The message store of one local queue: delivery order, candidates, cursors, indexes.
 
 Delivery order is (lane descending, arrival ascending). Each lane (priority 0-9) is a deque of
 records (``mqlearn.engine.message.Record``: plain tuples the garbage collector does not track) in
@@ -16,8 +16,10 @@ collector tracks (objects that survive make full collections come sooner, and a 
 walks every lane). Messages got in a unit of work stay in
 place, so a backout puts them back exactly where they were (rule UOW-01).
 
-The store decides nothing about reports, events or units of work: :meth:`LocalStore.find`
-returns the expired messages it met before the first live one, and the get discards them.
+The store decides nothing about expiry, reports, events or units of work:
+:meth:`LocalStore.candidates` gives the messages a get may meet, in delivery order,
+:meth:`LocalStore.hidden` which of them the caller may not see, and the get's walk
+(``mqlearn.engine.mqget.walk``) decides which it discards and which it returns.
 """
 
 from __future__ import annotations
@@ -51,7 +53,6 @@ from mqlearn.engine.rule_formulas import is_expired
 
 LANES = 10  # priorities 0..9 (MAXPRTY is at most 9)
 _NONE: tuple[Record, ...] = ()
-Expired = tuple[Record, ...] | list[Record]  # the expired messages a walk met
 _COMPACT_MIN = 256
 _CONTEXTS_MAX = 64  # distinct put contexts remembered per store (most queues see one or two)
 _seq_of = itemgetter(SEQ)
@@ -276,89 +277,75 @@ class LocalStore:
         mark.locker = handle
         self._settle(record, mark)
 
-    # -- walks ----------------------------------------------------------------------------------
-    def find(
+    # -- candidates -----------------------------------------------------------------------------
+    def candidates(
         self,
-        now: int,
-        handle: object,
         msgid: bytes | None = None,
         correlid: bytes | None = None,
         after: tuple[int, int] | None = None,
         keep: Callable[[Record], bool] | None = None,
         groupid: bytes | None = None,
-    ) -> tuple[Record | None, Expired]:
-        """The first message a get would return (None: none), and the expired messages met
-        before it, which the caller discards.
+    ) -> Iterable[Record]:
+        """The messages a get or browse may meet, in delivery order: what it walks
+        (``mqlearn.engine.mqget.walk``, the home of the discard walk, rules EXP-21..24), with
+        :meth:`hidden` telling which of them the caller may not see.
 
-        Restricted to messages with this MsgId, CorrelId and/or GroupId, to those after a cursor
-        position ``after`` (lane, seq) in delivery order, and to those ``keep`` accepts (the other
-        match options): a message that does not match is no candidate, expired or not (EXP-27).
-        The hot path of every get (no match, no cursor) walks the lanes from the top one down.
+        With match options only matching messages are candidates: those with this MsgId,
+        CorrelId and/or GroupId, those after a cursor position ``after`` (lane, seq) in delivery order, those
+        ``keep`` accepts (the other match options). A message that does not match is no
+        candidate, expired or not (EXP-27). The hot path of every get (no match, no cursor) is
+        the lanes themselves, top one down.
         """
-        if msgid is None and correlid is None and after is None and groupid is None:
-            if self.top < 0:
-                return None, _NONE
-            candidates: Iterable[Record] = chain.from_iterable(self.lanes[self.top :: -1])
-        else:
-            candidates = self._candidates(msgid, correlid, after, groupid)
-        if keep is not None:
-            candidates = filter(keep, candidates)
-        return self._walk(now, handle, candidates)
-
-    def _walk(
-        self, now: int, handle: object, candidates: Iterable[Record]
-    ) -> tuple[Record | None, Expired]:
-        """Walk candidates in delivery order: skip what this handle may not see (uncommitted, in a
-        unit of work, locked by another handle), collect expired ones, stop at the first live one
-        (rules EXP-21..24, 27)."""
-        marks, tombstones = self._marks, self._tombstones
-        expired: list[Record] | None = None
-        for record in candidates:
-            if tombstones and record[SEQ] in tombstones:
-                continue
-            mark = marks.get(record[SEQ]) if marks else None
-            if mark is not None:
-                if mark.state:
-                    continue
-                locker = mark.locker
-                if locker is not None and locker is not handle:
-                    continue
-            if is_expired(record[DEADLINE], now):  # EXP-20
-                if expired is None:
-                    expired = [record]
-                else:
-                    expired.append(record)
-                continue
-            return record, expired or _NONE
-        return None, expired or _NONE
-
-    def _candidates(
-        self,
-        msgid: bytes | None,
-        correlid: bytes | None,
-        after: tuple[int, int] | None,
-        groupid: bytes | None = None,
-    ) -> Iterator[Record]:
         if msgid is not None or correlid is not None or groupid is not None:
-            found = self._matching(msgid, correlid, groupid)
-            if after is not None:
-                key = (-after[0], after[1])
-                found = [r for r in found if delivery_key(r) > key]
-            yield from found
-            return
+            found: Iterable[Record] = self._matching(msgid, correlid, after, groupid)
+        elif after is not None:
+            found = self._after(after)
+        elif self.top < 0:
+            return _NONE
+        else:
+            found = chain.from_iterable(self.lanes[self.top :: -1])
+        return found if keep is None else filter(keep, found)
+
+    def hidden(self, handle: object) -> Callable[[int], bool] | None:
+        """Which candidates, by message number, a get or browse by ``handle`` may not see:
+        those removed from the middle of a lane (tombstones), uncommitted, got in a unit of
+        work, or locked by another handle. None when no message is any of these (the hot path);
+        the tombstone set's own test when only tombstones are (a run of matched gets)."""
+        marks, tombstones = self._marks, self._tombstones
+        if not marks:
+            return tombstones.__contains__ if tombstones else None
+
+        def hides(seq: int) -> bool:
+            if seq in tombstones:
+                return True
+            mark = marks.get(seq)
+            if mark is None:
+                return False
+            locker = mark.locker
+            return bool(mark.state) or (locker is not None and locker is not handle)
+
+        return hides
+
+    def _after(self, after: tuple[int, int]) -> Iterator[Record]:
+        """The lanes after a cursor position (lane, seq), in delivery order."""
         for lane in range(self.top, -1, -1):
             queue = self.lanes[lane]
-            if after is None or lane < after[0]:
+            if lane < after[0]:
                 yield from queue
             elif lane == after[0]:
                 start = bisect_right(queue, after[1], key=_seq_of)
                 yield from islice(queue, start, None)
 
     def _matching(
-        self, msgid: bytes | None, correlid: bytes | None, groupid: bytes | None = None
+        self,
+        msgid: bytes | None,
+        correlid: bytes | None,
+        after: tuple[int, int] | None,
+        groupid: bytes | None = None,
     ) -> list[Record]:
         """Present messages with this MsgId, CorrelId and/or GroupId, in delivery order (index
-        lookup: the GroupId's when one is given, a group being the smallest set)."""
+        lookup: the GroupId's when one is given, a group being the smallest set), after a cursor
+        position ``after`` (lane, seq) if given."""
         if groupid is not None:
             found = self.group(groupid)
             if msgid is not None:
@@ -374,6 +361,9 @@ class LocalStore:
             found = _entries(self._index(CORRELID), correlid)
         if len(found) > 1:
             found.sort(key=delivery_key)  # in arrival order already; lanes come first
+        if after is not None:
+            key = (-after[0], after[1])
+            found = [r for r in found if delivery_key(r) > key]
         return found
 
     def group(self, groupid: bytes) -> list[Record]:

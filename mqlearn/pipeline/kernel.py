@@ -1,14 +1,15 @@
 """The replay's hot loop: one pass over the rows of each (qmgr, queue), compiled with numba.
 
 This is the only place where the replay decides what happens to a message; it follows the engine
-(docs/engine.md: ``LocalStore`` walks, ``mqget._find``, ``QueueManager.scan``) rule by rule:
+(docs/engine.md: ``LocalStore.candidates``, ``mqget.walk``, ``QueueManager.scan``) rule by rule:
 
 - Messages are numbered in delivery order within their partition (lane descending, then arrival):
   lane ``L`` of partition ``p`` is the block ``lane_start[p*10+9-L] : lane_start[p*10+10-L]``.
   Within a lane, arrival order is trace order, so a walk can stop at the first message whose PUT
   has not happened yet. Removed messages stay as tombstones; ``head`` skips the removed prefix.
 - A get or browse walks its candidates in delivery order, discards every expired one it meets and
-  stops at the first live one (rules EXP-21..24); with match options only matching messages are
+  stops at the first live one (rules EXP-21..24): :func:`_walk` mirrors the engine's
+  ``mqget.walk``, the walk's one home; with match options only matching messages are
   candidates (EXP-27); BROWSE_NEXT starts after its handle's cursor; nothing live → 2033 (EXP-26).
 - An ARRIVE row (schema v2) is a put by the queue manager whose Expiry may be 0: its message is
   expired from its arrival (deadline = its time), counted as expired at once and discarded by
@@ -165,7 +166,14 @@ def _discard(q, kind, row, now, msgs, depths):  # pragma: no cover
 
 @compiled
 def _walk(start, base, now, row, kind, lane_start, head, msgs, depths):  # pragma: no cover
-    """First live message at or after position ``start``, discarding the expired ones met."""
+    """The discard walk, a mirror of the engine's one home of it, ``mqlearn.engine.mqget.walk``
+    (rules EXP-21..24; tests/pipeline/test_walk_mirror.py drives both on the same queues).
+
+    The candidates (the engine's ``LocalStore.candidates``) are the present messages at or after
+    position ``start``, lanes top down; every expired candidate met before the first live one is
+    discarded (here at once: the engine collects them and discards after the walk, and nothing a
+    discard changes is read again by the walk), the first live one is returned (-1: none).
+    """
     state = msgs.state
     for lane in range(LANES - 1, -1, -1):
         if depths.cnt[lane] == 0:
@@ -177,11 +185,13 @@ def _walk(start, base, now, row, kind, lane_start, head, msgs, depths):  # pragm
         while p < hi:
             s = state[p]
             if s == FUTURE:
-                break
-            if s == PRESENT:
-                if not _is_expired(msgs.deadline[p], now):
-                    return p
-                _discard(p, kind, row, now, msgs, depths)
+                break  # not put yet, nor anything after it in this lane
+            if s == PRESENT:  # not hidden (GONE: got or discarded already)
+                candidate = p
+                if _is_expired(msgs.deadline[candidate], now):  # EXP-20
+                    _discard(candidate, kind, row, now, msgs, depths)  # discarded ahead
+                else:
+                    return candidate  # the first live one
             if p == head[lane]:
                 head[lane] = p + 1
             p += 1
@@ -192,7 +202,8 @@ def _walk(start, base, now, row, kind, lane_start, head, msgs, depths):  # pragm
 def _walk_index(
     index, heads, lo, hi, correl_filter, cursor, now, row, kind, correl, msgs, depths
 ):  # pragma: no cover
-    """Like :func:`_walk` over the matching messages ``index[lo:hi]`` (in delivery order)."""
+    """:func:`_walk` (the mirror of ``mqlearn.engine.mqget.walk``) over the candidates of a
+    matched get: the matching messages ``index[lo:hi]``, in delivery order."""
     if lo >= hi:
         return -1
     state = msgs.state
@@ -208,10 +219,12 @@ def _walk_index(
         if s == FUTURE or p <= cursor:
             continue
         if correl_filter >= 0 and correl[p] != correl_filter:
+            continue  # (the engine's candidates hold matching messages only)
+        candidate = p
+        if _is_expired(msgs.deadline[candidate], now):  # EXP-20
+            _discard(candidate, kind, row, now, msgs, depths)  # discarded ahead
             continue
-        if not _is_expired(msgs.deadline[p], now):
-            return p
-        _discard(p, kind, row, now, msgs, depths)
+        return candidate  # the first live one
     return -1
 
 

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 import mqlearn as mq
 from mqlearn import CMQC as C
+from mqlearn.engine.message import Record
+from mqlearn.engine.mqget import walk
 from tests.engine.helpers import (
     APP_Q,
     REPLY_Q,
@@ -337,3 +339,80 @@ def test_exp29_discards_and_reports_survive_backout() -> None:
     reports = drain(mq.Queue(qm, REPLY_Q))
     assert [r.Feedback for r in reports] == [C.MQFB_EXPIRATION] * 2
     assert [r.CorrelId for r in reports] == [md.MsgId for md in s["expired"]]
+
+
+# --- EXP-22, EXP-23: the discard walk's one home (mqlearn.engine.mqget.walk) --------------------
+# IBM: "a nonbrowse MQGET ... reading from a FIFO ordered queue discards all the expired messages up
+# to the first unexpired message. With a priority ordered queue, the same call will discard expired
+# messages of higher priority and messages of an equal priority that arrived on the queue before
+# the first unexpired message." The replay kernel's mirror of the walk: tests/pipeline/
+# test_walk_mirror.py.
+def _records(lanes: list[int], deadlines: list[int]) -> list[Record]:
+    """Records (only lane and deadline matter to the walk) in delivery order: lane descending,
+    then arrival (the lists' order); seq = the arrival index."""
+    pairs = enumerate(zip(lanes, deadlines, strict=True))
+    made = [(i, ln, 0, d, 0, b"", b"", b"", (), None, None) for i, (ln, d) in pairs]
+    return sorted(made, key=lambda r: (-r[1], r[0]))
+
+
+def _seqs(records: list[Record]) -> list[int]:
+    return [r[0] for r in records]
+
+
+def test_exp22_the_walk_on_one_lane_discards_up_to_the_first_live_message_only() -> None:
+    # one lane; arrival order: expired, expired, live, expired (the last one stays)
+    records = _records([4] * 4, [1_000, 2_000, 9_000, 1_500])
+    found, expired = walk(records, 5_000)
+    assert found is records[2] and _seqs(expired) == [0, 1]
+    found, expired = walk(records[:2], 5_000)  # no live message: the get finds none
+    assert found is None and _seqs(expired) == [0, 1]
+    found, expired = walk(records[2:], 5_000)
+    assert found is records[2] and expired == []
+    found, expired = walk(records, 2_000)  # EXP-20: at its deadline a message has expired
+    assert found is records[2] and _seqs(expired) == [0, 1]
+
+
+def test_exp23_the_walk_discards_higher_lanes_and_earlier_arrivals_of_the_same_lane() -> None:
+    # arrival order with priorities: (p5 expired) (p5 live) (p8 expired) (p2 expired) (p5 expired)
+    records = _records([5, 5, 8, 2, 5], [1_000, 9_000, 1_000, 1_000, 1_000])
+    assert _seqs(records) == [2, 0, 1, 4, 3]
+    found, expired = walk(records, 5_000)
+    assert found is not None and found[0] == 1
+    assert _seqs(expired) == [2, 0]  # p8, then the earlier p5; p5@4 and p2 stay
+
+
+WALKED = st.lists(
+    st.tuples(st.integers(0, 9), st.one_of(st.just(C.MQEI_UNLIMITED), st.integers(1, 50))),
+    min_size=1,
+    max_size=12,
+)
+
+
+@given(WALKED, st.integers(0, 60), st.booleans())
+def test_exp22_exp23_a_get_discards_the_expired_messages_ahead_in_delivery_order(
+    messages: list[tuple[int, int]], wait_tenths: int, fifo: bool
+) -> None:
+    """A get on the engine discards exactly the expired messages that come, in delivery order,
+    before the first live one (worked out here from IBM's text, not by the engine's walk)."""
+    qm = mq.QueueManager("QM1")
+    qm.alter_qmgr(expryint=0)
+    qm.define_qlocal("Q", msgdlvsq="FIFO" if fifo else "PRIORITY", defprty=4)
+    queue = mq.Queue(qm, "Q")
+    ids = []
+    for priority, expiry in messages:
+        md = mq.MD(Priority=priority, Expiry=expiry)
+        queue.put(b"x", md)
+        ids.append(md.MsgId)
+    qm.sim.run_until(wait_tenths * 100)
+    lanes = [4 if fifo else priority for priority, _ in messages]
+    order = sorted(range(len(messages)), key=lambda i: (-lanes[i], i))
+    alive = [expiry == C.MQEI_UNLIMITED or expiry * 100 > qm.sim.now for _, expiry in messages]
+    ahead = next((k for k, i in enumerate(order) if alive[i]), len(order))
+    try:
+        md = mq.MD()
+        queue.get(None, md)
+        assert md.MsgId == ids[order[ahead]]
+    except mq.MQMIError as error:
+        assert error.reason == C.MQRC_NO_MSG_AVAILABLE and ahead == len(messages)
+    discarded = [e.msg_id for e in qm.events if e.kind == "discard"]
+    assert discarded == [ids[i] for i in order[:ahead]]

@@ -3,10 +3,8 @@ scalar and array forms against each other, element by element.
 
 Hand examples quote the sources the rules cite (docs/rules.md; IBM's pages in /work/shared/seeds):
 "to set an expiry time of 1 minute, set Expiry to 600"; "placed on the queue at the queue manager's
-maximum priority; the MQPUT call completes with ... 2049"; "a nonbrowse MQGET ... reading from a FIFO
-ordered queue discards all the expired messages up to the first unexpired message. With a priority
-ordered queue, the same call will discard expired messages of higher priority and messages of an
-equal priority that arrived on the queue before the first unexpired message."
+maximum priority; the MQPUT call completes with ... 2049". The discard walk (EXP-22, EXP-23) is
+not a formula: its home is ``mqlearn.engine.mqget.walk`` (tests/engine/test_lazy_expiry.py).
 """
 
 from __future__ import annotations
@@ -101,64 +99,6 @@ def test_exp12_remaining_lifetime_rounds_up_and_stops_at_0() -> None:
     assert R.remaining_tenths(65_000, 65_000) == 0
     assert R.remaining_tenths(65_000, 99_000) == 0  # not negative once past
     assert R.remaining_tenths(NEVER, 99_000) == C.MQEI_UNLIMITED
-
-
-# -- EXP-22, EXP-23: the discard walk ------------------------------------------------------------
-def _delivery_order(lanes: list[int]) -> list[int]:
-    """Indexes in delivery order: lane descending, then arrival (the list's order)."""
-    return sorted(range(len(lanes)), key=lambda i: (-lanes[i], i))
-
-
-def test_exp22_fifo_discards_up_to_the_first_live_message_only() -> None:
-    # one lane; arrival order: expired, expired, live, expired (the last one stays)
-    deadlines = [1_000, 2_000, 9_000, 1_500]
-    assert R.discarded_ahead(deadlines, 5_000) == 2
-    assert R.discarded_ahead([1_000, 2_000], 5_000) == 2  # no live message: the get finds none
-    assert R.discarded_ahead([9_000, 1_000], 5_000) == 0
-
-
-def test_exp23_priority_discards_higher_lanes_and_earlier_arrivals_of_the_same_lane() -> None:
-    # arrival order with priorities: (p5 expired) (p5 live) (p8 expired) (p2 expired) (p5 expired)
-    lanes = [5, 5, 8, 2, 5]
-    deadlines = [1_000, 9_000, 1_000, 1_000, 1_000]
-    order = _delivery_order(lanes)
-    assert order == [2, 0, 1, 4, 3]
-    count = R.discarded_ahead([deadlines[i] for i in order], 5_000)
-    assert [order[i] for i in range(count)] == [2, 0]  # p8, then the earlier p5; p5@4, p2 stay
-
-
-MESSAGES = st.lists(
-    st.tuples(st.integers(0, 9), st.one_of(st.just(C.MQEI_UNLIMITED), st.integers(1, 50))),
-    min_size=1,
-    max_size=12,
-)
-
-
-@given(MESSAGES, st.integers(0, 60), st.booleans())
-def test_exp22_exp23_the_engines_get_discards_what_the_walk_rule_says(
-    messages: list[tuple[int, int]], wait_tenths: int, fifo: bool
-) -> None:
-    """A get on the engine discards the messages :func:`discarded_ahead` counts, in that order."""
-    qm = mq.QueueManager("QM1")
-    qm.alter_qmgr(expryint=0)
-    qm.define_qlocal("Q", msgdlvsq="FIFO" if fifo else "PRIORITY", defprty=4)
-    queue = mq.Queue(qm, "Q")
-    ids = []
-    for priority, expiry in messages:
-        md = mq.MD(Priority=priority, Expiry=expiry)
-        queue.put(b"x", md)
-        ids.append(md.MsgId)
-    qm.sim.run_until(wait_tenths * 100)
-    lanes = [4 if fifo else priority for priority, _ in messages]
-    order = _delivery_order(lanes)
-    deadlines = [R.deadline_of(expiry, 0) for _, expiry in messages]
-    count = R.discarded_ahead([deadlines[i] for i in order], qm.sim.now)
-    try:
-        queue.get(None, mq.MD())
-    except mq.MQMIError as error:
-        assert error.reason == C.MQRC_NO_MSG_AVAILABLE and count == len(messages)
-    discarded = [e.msg_id for e in qm.events if e.kind == "discard"]
-    assert discarded == [ids[i] for i in order[:count]]
 
 
 # -- one formula for ints and arrays -------------------------------------------------------------
