@@ -45,7 +45,13 @@ import pandas as pd
 from mqlearn.engine.events import COLUMNS as EVENT_COLUMNS
 from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline.encode import MAXPRTY
-from mqlearn.pipeline.schema import QUEUE_COLUMNS, TRACE_COLUMNS, SchemaError
+from mqlearn.pipeline.schema import (
+    OPS_OF_VERSION,
+    QUEUE_COLUMNS,
+    SCHEMA_VERSION,
+    TRACE_COLUMNS,
+    SchemaError,
+)
 
 if TYPE_CHECKING:
     from mqlearn.engine.qmgr import QueueManager
@@ -106,8 +112,9 @@ class _Converter:
     A message is its PUT row, found from the ``(qmgr, msg_seq)`` of the events about it.
     """
 
-    def __init__(self, fifo: set[tuple[str, str]]) -> None:
+    def __init__(self, fifo: set[tuple[str, str]], version: int) -> None:
         self.fifo = fifo
+        self.version = version
         self.rows: list[dict[str, Any]] = []
         self.puts: dict[tuple[str, int], int] = {}  # (qmgr, msg_seq) -> PUT row
         self.keys: dict[int, tuple[int, int]] = {}  # PUT row -> delivery key
@@ -152,6 +159,12 @@ class _Converter:
         expiry = int(event["expiry"])
         # an MQPUT's Expiry is at least 1 (rule EXP-03): 0 tenths left is an arrival (schema v2)
         op = "ARRIVE" if expiry == 0 else "PUT"
+        if op not in OPS_OF_VERSION[self.version]:
+            raise ValueError(
+                f"event {event['seq']} (put on {event['qmgr']}/{event['queue']} at "
+                f"{event['time_ms']} ms) is a message that arrived already expired: an {op} row, "
+                f"which needs trace schema v2; this conversion writes schema v{self.version}"
+            )
         self.row(event, op, msg_id=event["msg_id"], priority=priority, expiry=expiry)
         index = len(self.rows) - 1
         lane = 0 if place in self.fifo else min(priority, MAXPRTY)
@@ -315,14 +328,26 @@ class _Converter:
             raise _unsupported(event, f"a get that failed with {reason} after its discards")
 
 
-def trace_from_events(events: pd.DataFrame, queues: pd.DataFrame | None = None) -> pd.DataFrame:
+def trace_from_events(
+    events: pd.DataFrame,
+    queues: pd.DataFrame | None = None,
+    *,
+    schema_version: int = SCHEMA_VERSION,
+) -> pd.DataFrame:
     """Convert an engine event log (``qm.events_frame()``, or several concatenated) to a trace.
 
     ``queues`` (QUEUE_COLUMNS, e.g. from :func:`queues_of`) tells which queues are FIFO, for the
     browse rule; without it every queue is taken to deliver by priority. Rows are numbered by
     ``seq`` in time order (events at the same time keep their log order; an arrival written 1 ms
     early goes just before its queue's rows of the next millisecond).
+    ``schema_version``: the trace schema to write; 1 raises ValueError, naming the event, when
+    a message arrived already expired (its ARRIVE row needs schema v2).
     """
+    if schema_version not in OPS_OF_VERSION:
+        raise ValueError(
+            f"trace schema v{schema_version} is not one this writer knows "
+            f"(v{', v'.join(map(str, OPS_OF_VERSION))})"
+        )
     missing = [c for c in EVENT_COLUMNS if c not in events.columns]
     if missing:
         raise SchemaError(f"event log: column(s) {', '.join(map(repr, missing))} missing")
@@ -330,7 +355,7 @@ def trace_from_events(events: pd.DataFrame, queues: pd.DataFrame | None = None) 
     if queues is not None:
         chosen = queues[queues["msgdlvsq"].astype("string").str.upper() == "FIFO"]
         fifo = set(zip(chosen["qmgr"], chosen["queue"], strict=True))
-    converter = _Converter(fifo)
+    converter = _Converter(fifo, schema_version)
     ordered = events.sort_values("time_ms", kind="stable")
     for event in ordered.to_dict("records"):
         converter.event(event)

@@ -286,6 +286,33 @@ def test_a_schema_v1_reader_rejects_arrive_rows_naming_the_version(tmp_path) -> 
         replay_local(trace, queues, schema_version=3)
 
 
+def test_a_schema_v1_conversion_names_the_arrival_that_needs_v2() -> None:
+    """trace_from_events(..., schema_version=1) writes schema v1: a session without an expired
+    arrival converts to the same rows as v2; one with an expired arrival raises ValueError
+    naming the event and the version it needs. An unknown version is refused."""
+    link = linked(latency_ms=500)
+    put(link, Expiry=10)
+    link.sim.advance(seconds=1)
+    events = pd.concat([qm.events_frame() for qm in link.qms], ignore_index=True)
+    queues = queues_of(*link.qms)
+    pd.testing.assert_frame_equal(
+        trace_from_events(events, queues, schema_version=1), trace_from_events(events, queues)
+    )
+    late = linked(latency_ms=2000)
+    put(late, Expiry=10)
+    late.sim.advance(seconds=3)
+    events = pd.concat([qm.events_frame() for qm in late.qms], ignore_index=True)
+    (arrival,) = [e for e in late.qm2.events if e.kind == "put" and e.expiry == 0]
+    with pytest.raises(ValueError) as raised:
+        trace_from_events(events, queues_of(*late.qms), schema_version=1)
+    assert str(raised.value) == (
+        f"event {arrival.seq} (put on QM2/APP.IN at 2000 ms) is a message that arrived already "
+        "expired: an ARRIVE row, which needs trace schema v2; this conversion writes schema v1"
+    )
+    with pytest.raises(ValueError, match="trace schema v3 is not one this writer knows"):
+        trace_from_events(events, schema_version=3)
+
+
 @pytest.mark.parametrize("latency_ms", [2000, 2500])
 def test_exp28_a_scan_discards_an_arrival_expired_after_it_arrives(latency_ms: int) -> None:
     """Rule EXP-28 with scans every 2 s on QM2: a message arriving expired at 2 s (a scan's
