@@ -83,4 +83,4 @@ class Carried:
             for f in fields(self)
             if f.name != "text"
         }
-        return Carried(**arrays, text=pa.concat_tables([self.text, other.text]))
+        return Carried(**arrays, text=pa.concat_tables([self.text, other.text]).combine_chunks())
