@@ -231,7 +231,10 @@ def encode(
     carried = Carried.empty() if carried is None else carried
     cols, rows, qpos = valid.columns, valid.rows, valid.part
     ints = {name: valid.sorted(column.values) for name, column in cols.ints.items()}
-    parts = np.union1d(qpos, carried.part).astype(np.int64, copy=False)  # qpos is sorted
+    present = np.zeros(len(table), dtype=bool)
+    present[qpos] = True
+    present[carried.part] = True
+    parts = np.flatnonzero(present).astype(np.int64, copy=False)
     n_parts = len(parts)
     row_lo = np.append(np.searchsorted(qpos, parts), len(rows)).astype(np.int64, copy=False)
     row_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(row_lo))

@@ -304,16 +304,17 @@ class Tables:
     def still_queued(self) -> Carried:
         """The messages still queued on incomplete partitions, as the next piece of the trace
         starts from them."""
-        enc, ids = self.enc, self.cols.ids
-        pos = self._in_put_order((self.end_kind == K.QUEUED) & ~self.complete[self.msg_part])
-        carried, row = enc.msg_carried[pos], self.msg_trace_row[pos]
-        old, before = carried >= 0, enc.carried
-
-        def words(name: str, of_carried: np.ndarray) -> np.ndarray:
-            return np.where(old[:, None], _pick(of_carried, carried), _pick(ids[name].words, row))
-
-        return Carried(
-            part=enc.parts[self.msg_part[pos]],
+        enc, ids, ints = self.enc, self.cols.ids, self.cols.ints
+        waiting = (self.end_kind == K.QUEUED) & ~self.complete[self.msg_part]
+        # those carried in stay as they came (in arrival order within each queue), and those
+        # this piece's rows put follow them: each queue's messages stay in arrival order
+        still = np.zeros(len(enc.carried), dtype=bool)
+        still[enc.msg_carried[waiting & (enc.msg_carried >= 0)]] = True
+        kept = enc.carried.take(np.flatnonzero(still))
+        pos = self._in_put_order(waiting & (enc.msg_carried < 0))
+        row, part = self.msg_trace_row[pos], self.msg_part[pos]
+        made = Carried(
+            part=enc.parts[part],
             seq=enc.msg_seq[pos],
             put_ms=enc.put_ms[pos],
             priority=enc.priority[pos],
@@ -321,15 +322,16 @@ class Tables:
             expiry=enc.expiry[pos],
             deadline=enc.deadline[pos],
             report=enc.report[pos],
-            persistence=self._ints("persistence", pos),
-            data_length=self._ints("data_length", pos),
-            msg_words=words("msg_id", before.msg_words),
-            correl_words=words("correl_id", before.correl_words),
-            correl_null=np.where(
-                old, _pick(before.correl_null, carried), _pick(ids["correl_id"].codes, row) == NULL
+            persistence=ints["persistence"].values[row],
+            data_length=ints["data_length"].values[row],
+            msg_words=ids["msg_id"].words[row],
+            correl_words=ids["correl_id"].words[row],
+            correl_null=ids["correl_id"].codes[row] == NULL,
+            text=pa.table(
+                {name: self._row_text(name, row, part) for name in TEXT.names}, schema=TEXT
             ),
-            text=pa.table({name: self._text(name, pos) for name in TEXT.names}, schema=TEXT),
         )
+        return kept + made
 
     def add_to(self, totals: Totals) -> None:
         """Add this run's counts to the per-queue summary totals."""
