@@ -4,6 +4,7 @@
     mqlearn pipeline run --trace T --queues Q --out DIR [--master URL]
         [--driver-memory 4g] [--conf KEY=VALUE ...] [--partitions N] [--strategy auto|shuffle]
     mqlearn pipeline run --engine local --trace T --queues Q --out DIR [--batch-rows N]
+        [--schema-version 1|2]
     mqlearn pipeline sweep --out FILE.csv [--outage-s 0 300 --ttl short minute ...]
     mqlearn pipeline import-activity --format amqsevt-json|amqsact PATH OUT.parquet [--rejects R]
 
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from mqlearn.checks import course_cli
 from mqlearn.pipeline import activity_cli
+from mqlearn.pipeline.schema import OPS_OF_VERSION, SCHEMA_VERSION
 from mqlearn.pipeline.spark_settings import STRATEGIES, Machine, TraceFiles, choose, parse_conf
 
 if TYPE_CHECKING:
@@ -87,6 +89,14 @@ def _parser() -> argparse.ArgumentParser:
         help="spark, or local: this process alone, streaming, in bounded memory",
     )
     run.add_argument("--batch-rows", type=int, default=unset, help="local: rows replayed at a time")
+    run.add_argument(
+        "--schema-version",
+        type=int,
+        choices=list(OPS_OF_VERSION),
+        default=SCHEMA_VERSION,
+        help="the trace schema the trace was written to (default %(default)s); 1: ARRIVE rows "
+        "are rejects naming the version they need",
+    )
 
     generate = actions.add_parser("generate", parents=[common], help="write a synthetic trace")
     generate.add_argument("--out", required=True, help="directory for trace/ and queues/")
@@ -153,6 +163,7 @@ def _run(
         args.out,
         partitions=settings.partitions,
         strategy=settings.strategy,
+        schema_version=args.schema_version,
     )
     print(
         f"{result.input_rows} rows: {result.accepted} accepted, {result.rejected} rejected "
@@ -166,7 +177,12 @@ def _run_local(args: argparse.Namespace, err: TextIO, progress: Progress) -> Non
 
     print(f"replaying {args.trace} with {args.queues} in this process", file=err)
     result = replay_files(
-        args.trace, args.queues, args.out, progress=progress, **_given(args, ["batch_rows"])
+        args.trace,
+        args.queues,
+        args.out,
+        progress=progress,
+        schema_version=args.schema_version,
+        **_given(args, ["batch_rows"]),
     )
     regrouped = ", regrouped by queue" if result.regrouped else ""
     print(

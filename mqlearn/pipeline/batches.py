@@ -5,10 +5,11 @@ trace too big for memory into pieces. Any cut works as long as, for every queue,
 piece all come after (in seq order) its rows in the pieces before: rows within a piece may come
 in any order, and a piece may hold any mix of queues. Between pieces a queue keeps:
 
-- its messages still queued: their PUT rows, kept as they were in the trace and replayed again at
-  the start of the next piece (same seq, time and descriptor, so the same delivery order,
-  deadlines and identifiers). They were accepted, so nothing refuses them, and no scan discards
-  them (the scans up to the queue's latest time ran already). They make no calls or depth rows;
+- its messages still queued, as the replay left them (:class:`~mqlearn.pipeline.carry.Carried`:
+  deadlines, lanes, identifiers, what the tables show of them), not as trace rows: the next
+  piece in which the queue has rows (or ends) starts from them, present from its start, without
+  validating, encoding or replaying them again. No scan is due for them before that piece's rows
+  (the scans up to the queue's latest time ran already);
 - each handle's browse cursor, as (lane, seq of the PUT) of the message it is on, which may
   have left the queue since: the next piece puts it back just after the carried messages of that
   lane that arrived up to it, which is where BROWSE_NEXT continues;
@@ -18,7 +19,8 @@ in any order, and a piece may hold any mix of queues. Between pieces a queue kee
 
 A queue whose trace is complete with a piece (its rows so far are all it has: ``rows_per_queue``)
 reports its still-queued messages there and keeps nothing. Memory is therefore one piece plus
-the messages still queued at the cut.
+the messages still queued at the cut; time, the piece's rows plus copying the arrays of the
+carried messages of the queues it holds.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import pyarrow as pa
 
 from mqlearn.pipeline import kernel as K
 from mqlearn.pipeline.arrays import int_values
+from mqlearn.pipeline.carry import Carried
 from mqlearn.pipeline.encode import Encoded, encode
 from mqlearn.pipeline.kernel import replay_rows
 from mqlearn.pipeline.queues import QueueTable
@@ -38,7 +41,6 @@ from mqlearn.pipeline.schema import SCHEMA_VERSION
 from mqlearn.pipeline.tables import SCHEMAS, Tables, Totals
 from mqlearn.pipeline.validate import (
     SEQ_BEFORE_ALL,
-    TRACE_SCHEMA,
     Validated,
     canonical,
     queue_positions,
@@ -130,39 +132,46 @@ class BatchReplay:
         self.seen = np.zeros(len(queues), dtype=np.int64)
         self.latest = np.full(len(queues), -1, dtype=np.int64)
         self.last_seq = np.full(len(queues), SEQ_BEFORE_ALL, dtype=np.int64)
-        self.carry = TRACE_SCHEMA.empty_table()
+        self.carry = Carried.empty()
         self.closed = np.zeros(len(queues), dtype=bool)
         self.cursors: dict[tuple[int, int], tuple[int, int]] = {}  # (queue, handle): (lane, seq)
         self.totals = Totals(queues)
 
     def replay(self, rows: pa.Table) -> Piece:
         """Replay the next piece (any table with the trace columns, already checked)."""
-        carried = self.carry.num_rows
-        table = canonical(rows, self.carry if carried else None)
+        table = canonical(rows)
         valid = validate(
             table,
             self.queues,
-            carried=carried,
             repeated=self.repeated,
             latest=self.latest,
             version=self.schema_version,
         )
-        self._check_order(valid, carried)
+        self._check_order(valid)
         self.latest = valid.latest
         done, until = self._close(valid)
-        if not len(valid.rows):
+        # the queues replayed here: those with rows, and those that end here with messages
+        here = done.copy()
+        here[valid.part] = True
+        carried, kept = self.carry.of_queues(here)
+        named = np.zeros(len(self.queues), dtype=bool)  # the queues the tables' names list
+        named[valid.part] = True
+        named[self.carry.part] = True
+        if not len(valid.rows) and not len(carried):
             return Piece(None, valid.rejects, rows.num_rows, accepted=0)
-        enc = encode(valid, self.queues, until)
-        cursors = self._cursors_in(enc, valid)
+        enc = encode(valid, self.queues, until, carried)
+        cursors = self._cursors_in(enc)
         before = cursors.copy()
         result = replay_rows(*enc.kernel_args(cursors))
-        tables = Tables(enc, valid, self.queues, result, carried=carried, complete=done[enc.parts])
+        tables = Tables(
+            enc, valid, self.queues, result, complete=done[enc.parts], named=np.flatnonzero(named)
+        )
         tables.add_to(self.totals)
-        self._cursors_out(enc, valid, carried, before, cursors)
+        self._cursors_out(enc, before, cursors)
         for key in [key for key in self.cursors if done[key[0]]]:
             del self.cursors[key]
-        self.carry = table.take(pa.array(tables.still_queued(), pa.int64()))
-        return Piece(tables, valid.rejects, rows.num_rows, accepted=len(valid.rows) - carried)
+        self.carry = kept + tables.still_queued()
+        return Piece(tables, valid.rejects, rows.num_rows, accepted=len(valid.rows))
 
     def _close(self, valid: Validated) -> tuple[np.ndarray, np.ndarray]:
         """Which queues are complete with this piece, and when each queue's replay here ends
@@ -188,10 +197,9 @@ class BatchReplay:
         """The summary table of everything replayed so far."""
         return self.totals.table_of()
 
-    def _check_order(self, valid: Validated, carried: int) -> None:
+    def _check_order(self, valid: Validated) -> None:
         """ValueError if a queue's accepted rows here do not all come after its earlier ones."""
-        real = valid.rows >= carried
-        part, seq = valid.part[real], valid.columns.ints["seq"].values[valid.rows[real]]
+        part, seq = valid.part, valid.columns.ints["seq"].values[valid.rows]
         if not len(part):
             return
         first = np.flatnonzero(np.diff(part, prepend=-1))
@@ -205,11 +213,7 @@ class BatchReplay:
         last = np.append(first[1:], len(part)) - 1
         self.last_seq[part[last]] = seq[last]
 
-    def _message_seq(self, enc: Encoded, valid: Validated) -> np.ndarray:
-        """The seq of each message's PUT, in delivery order."""
-        return valid.columns.ints["seq"].values[enc.rows[enc.msg_row]]
-
-    def _cursors_in(self, enc: Encoded, valid: Validated) -> np.ndarray:
+    def _cursors_in(self, enc: Encoded) -> np.ndarray:
         """The kernel's cursors (one per handle code), with the carried ones put back."""
         cursors = np.full(enc.handles.count, -1, dtype=np.int64)
         if not self.cursors:
@@ -219,7 +223,7 @@ class BatchReplay:
         index = np.minimum(np.searchsorted(enc.parts, keys[:, 0]), len(enc.parts) - 1)
         here = enc.parts[index] == keys[:, 0]
         codes = np.where(here, enc.handles.codes_of(index, keys[:, 1]), -1)
-        msg_seq = self._message_seq(enc, valid)
+        msg_seq = enc.msg_seq
         for code, part, (lane, seq) in zip(codes, index, marks, strict=True):
             if code < 0:
                 continue
@@ -228,22 +232,15 @@ class BatchReplay:
             cursors[code] = lo + np.searchsorted(msg_seq[lo:hi], seq, "right") - 1
         return cursors
 
-    def _cursors_out(
-        self,
-        enc: Encoded,
-        valid: Validated,
-        carried: int,
-        before: np.ndarray,
-        after: np.ndarray,
-    ) -> None:
+    def _cursors_out(self, enc: Encoded, before: np.ndarray, after: np.ndarray) -> None:
         """Keep the cursors the kernel moved, as (lane, seq): those that changed, and those of
         handles that browsed from the first message (the kernel set them, even if to the value
         they had)."""
-        first = (enc.op == K.OP_BROWSE_FIRST) & (enc.rows >= carried)
+        first = enc.op == K.OP_BROWSE_FIRST
         moved = np.union1d(np.flatnonzero(after != before), enc.handles.code[first])
         if not len(moved):
             return
-        msg_seq = self._message_seq(enc, valid)
+        msg_seq = enc.msg_seq
         parts, handles = enc.handles.pairs(moved)
         for code, part, handle in zip(
             moved.tolist(), parts.tolist(), handles.tolist(), strict=True

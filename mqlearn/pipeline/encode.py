@@ -5,7 +5,9 @@ MQPUT checks that look only at the descriptor (in the engine's order, ``check_pu
 priority a message is stored and ordered at (MD-02), CAPEXPRY (EXP-06), deadlines, the delivery
 order of every message within its partition, and the MsgId/CorrelId indexes for matched gets.
 What depends on the order of events (MAXDEPTH, lazy discards, cursors, scans) is left to
-:mod:`mqlearn.pipeline.kernel`.
+:mod:`mqlearn.pipeline.kernel`. The messages still queued from earlier pieces of the trace
+(:class:`~mqlearn.pipeline.carry.Carried`) join the piece's own messages as they are: only their
+identifiers are numbered again (for this piece's matching gets).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.pipeline import kernel as K
 from mqlearn.pipeline.arrays import factorize
+from mqlearn.pipeline.carry import Carried
 from mqlearn.pipeline.ids import IdColumn
 from mqlearn.pipeline.order import deadline_order, group_order
 from mqlearn.pipeline.queues import QueueTable
@@ -30,7 +33,8 @@ MAXPRTY = 9  # the queue manager's MAXPRTY (the engine's default; traces cannot 
 
 @dataclass(frozen=True)
 class Encoded:
-    """Kernel inputs plus what the output tables need. Rows are the accepted rows, sorted."""
+    """Kernel inputs plus what the output tables need. Rows are the accepted rows, sorted;
+    messages are the carried ones (``carried``) and those the rows put, in delivery order."""
 
     parts: np.ndarray  # QueueTable position of each partition (ascending)
     row_lo: np.ndarray  # rows of partition p: row_lo[p]:row_lo[p+1]
@@ -51,7 +55,15 @@ class Encoded:
     rlo: np.ndarray  # ... and the range of that index it walks
     rhi: np.ndarray
     rcorrel: np.ndarray  # the CorrelId number a get matching both identifiers checks
-    msg_row: np.ndarray  # per message: its PUT row
+    carried: Carried  # the messages queued before this piece's rows, of these partitions
+    lane_carried: np.ndarray  # how many of them per (partition, lane) block
+    msg_row: np.ndarray  # per message: its PUT row, -1 if carried
+    msg_carried: np.ndarray  # per message: its position in ``carried``, -1 if put by a row
+    arrival: np.ndarray  # message positions of each partition in arrival order
+    msg_seq: np.ndarray  # per message: the seq of its PUT
+    put_ms: np.ndarray  # per message: the time of its PUT
+    expiry: np.ndarray  # per message: Expiry as stored (after CAPEXPRY)
+    report: np.ndarray  # per message: MD.Report
     priority: np.ndarray  # per message: MD.Priority as stored
     deadline: np.ndarray  # ms; kernel.NEVER for unlimited
     lane: np.ndarray
@@ -66,7 +78,13 @@ class Encoded:
         """The arguments of kernel.replay_rows (``cursors``: one per handle code)."""
         return (
             K.Partitions(
-                self.row_lo, self.msg_lo, self.lane_start, self.maxdepth, self.interval, self.until
+                self.row_lo,
+                self.msg_lo,
+                self.lane_start,
+                self.maxdepth,
+                self.interval,
+                self.until,
+                self.lane_carried,
             ),
             K.Rows(
                 self.op,
@@ -83,10 +101,11 @@ class Encoded:
                 self.deadline,
                 self.lane,
                 self.correl,
-                self.time[self.msg_row],
+                self.put_ms,
                 self.dl_order,
                 self.msg_index,
                 self.correl_index,
+                np.where(self.msg_carried >= 0, K.PRESENT, K.FUTURE).astype(np.int8),
             ),
             cursors,
         )
@@ -133,6 +152,13 @@ def _id_codes(column: IdColumn, valid: Validated) -> np.ndarray:
     """Numbers of asked-for identifiers (MQMI_NONE / MQCI_NONE count as none: -1)."""
     codes = valid.sorted(column.codes)
     return np.where(valid.sorted(column.zero), -1, codes) if column.asked else codes
+
+
+def _carried_codes(column: IdColumn, words: np.ndarray, null: np.ndarray) -> np.ndarray:
+    """:func:`_id_codes` of identifiers carried as words."""
+    codes = column.codes_of(words, null)
+    zero = ~null & ~words.any(axis=1)
+    return np.where(zero, -1, codes) if column.asked else codes
 
 
 def _index(
@@ -185,25 +211,32 @@ def _handles(row_part: np.ndarray, handle: np.ndarray, is_put: np.ndarray) -> Ha
     low = int(handle.min()) if len(handle) else 0
     span = int(handle.max()) - low + 1 if len(handle) else 1
     keys = np.where(is_put, 0, row_part * span + (handle - low))
-    n_keys = int(row_part[-1] + 1) * span
+    n_keys = (int(row_part[-1]) + 1 if len(row_part) else 0) * span
     if n_keys <= 4 * len(handle) + 1024:  # small enough to number directly
         return Handles(keys, n_keys, low, span, None)
     codes, distinct = factorize(keys)
     return Handles(codes, len(distinct), low, span, distinct)
 
 
-def encode(valid: Validated, table: QueueTable, until: np.ndarray) -> Encoded:
-    """Build the kernel's inputs from validated rows (at least one).
+def encode(
+    valid: Validated, table: QueueTable, until: np.ndarray, carried: Carried | None = None
+) -> Encoded:
+    """Build the kernel's inputs from validated rows and the messages ``carried`` over from
+    earlier pieces (at least one row or carried message).
 
     ``until`` (per QueueTable position) is when each queue's replay ends, at or after its last
-    row: scans due until then run.
+    row: scans due until then run. The partitions are the queues of the rows and of the carried
+    messages.
     """
+    carried = Carried.empty() if carried is None else carried
     cols, rows, qpos = valid.columns, valid.rows, valid.part
     ints = {name: valid.sorted(column.values) for name, column in cols.ints.items()}
-    starts = np.flatnonzero(np.diff(qpos, prepend=-1))  # rows are sorted by partition
-    parts = qpos[starts]
+    present = np.zeros(len(table), dtype=bool)
+    present[qpos] = True
+    present[carried.part] = True
+    parts = np.flatnonzero(present).astype(np.int64, copy=False)
     n_parts = len(parts)
-    row_lo = np.append(starts, len(rows)).astype(np.int64, copy=False)
+    row_lo = np.append(np.searchsorted(qpos, parts), len(rows)).astype(np.int64, copy=False)
     row_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(row_lo))
     op = valid.sorted(cols.op)
     time = ints["time_ms"]
@@ -230,38 +263,63 @@ def encode(valid: Validated, table: QueueTable, until: np.ndarray) -> Encoded:
     deadline = R.deadline_of(stored_expiry, time)
     lane = R.lane(priority, MAXPRTY, table.fifo[qpos], defprty)
 
-    # messages: accepted PUT rows, in delivery order within their partition
+    # messages: the carried ones, then the accepted PUT rows, in delivery order within their
+    # partition (a stable sort: in each lane the carried ones first, as they arrived first)
     accepted = np.flatnonzero(
         is_put & ((reason == 0) | (reason == C.MQRC_PRIORITY_EXCEEDS_MAXIMUM))
     )
-    block = row_part[accepted] * K.LANES + (K.LANES - 1 - lane[accepted])
-    msg_row = accepted[group_order(block, n_parts * K.LANES)]
-    n_msgs = len(msg_row)
+    n_carried = len(carried)
+    carried_part = np.searchsorted(parts, carried.part)
+    item_part = np.concatenate((carried_part, row_part[accepted]))
+    item_lane = np.concatenate((carried.lane, lane[accepted]))
+    block = item_part * K.LANES + (K.LANES - 1 - item_lane)
+    order = group_order(block, n_parts * K.LANES)  # message position -> item
+    n_msgs = len(order)
+    position = np.empty(n_msgs, dtype=np.int64)
+    position[order] = np.arange(n_msgs)
+    from_row = order >= n_carried
+    msg_row = np.full(n_msgs, -1, dtype=np.int64)
+    msg_row[from_row] = accepted[order[from_row] - n_carried]
+    msg_carried = np.where(from_row, -1, order)
     put_pos = np.full(len(rows), -1, dtype=np.int64)
-    put_pos[msg_row] = np.arange(n_msgs)
-    msg_part = row_part[msg_row]
+    put_pos[accepted] = position[n_carried:]
+
+    def per_message(of_carried: np.ndarray, of_rows: np.ndarray) -> np.ndarray:
+        return np.concatenate((of_carried, of_rows[accepted]))[order]
+
     lane_counts = np.bincount(block, minlength=n_parts * K.LANES)
     lane_start = np.concatenate(([0], np.cumsum(lane_counts))).astype(np.int64, copy=False)
     msg_lo = lane_start[:: K.LANES]
-    msg_deadline = deadline[msg_row]
-    dl_order = deadline_order(msg_lo, put_pos[accepted], msg_deadline, R.NEVER)
+    msg_deadline = per_message(carried.deadline, deadline)
+    arrival = position[group_order(item_part, n_parts)]
+    dl_order = deadline_order(msg_lo, arrival, msg_deadline, R.NEVER)
 
     # MsgId / CorrelId indexes and the range each matching get walks
     match = ints["match_options"]
     msg_code = _id_codes(cols.ids["msg_id"], valid)
     correl_code = _id_codes(cols.ids["correl_id"], valid)
+    no_msg_id = np.zeros(n_carried, dtype=bool)  # a message always has one
+    carried_msg = _carried_codes(cols.ids["msg_id"], carried.msg_words, no_msg_id)
+    carried_correl = _carried_codes(
+        cols.ids["correl_id"], carried.correl_words, carried.correl_null
+    )
+    message_code = {
+        "msg_id": per_message(carried_msg, msg_code),
+        "correl_id": per_message(carried_correl, correl_code),
+    }
     use_msg = ~is_put & ((match & C.MQMO_MATCH_MSG_ID) != 0) & (msg_code >= 0)
     use_correl = ~is_put & ((match & C.MQMO_MATCH_CORREL_ID) != 0) & (correl_code >= 0)
     match_kind = np.where(use_msg, K.MATCH_MSG, 0) + np.where(use_correl, K.MATCH_CORREL, 0)
     rlo = np.zeros(len(rows), dtype=np.int64)
     rhi = np.zeros(len(rows), dtype=np.int64)
     indexes = {}
+    msg_part = item_part[order]
     # CorrelId first: a row matching both walks the MsgId range (and checks the CorrelId)
     for name, code, use in (("correl_id", correl_code, use_correl), ("msg_id", msg_code, use_msg)):
         width = cols.ids[name].asked + 1
         wanted = np.flatnonzero(use)
         keys = row_part[wanted] * width + code[wanted]
-        indexes[name], rlo[wanted], rhi[wanted] = _index(msg_part, code[msg_row], width, keys)
+        indexes[name], rlo[wanted], rhi[wanted] = _index(msg_part, message_code[name], width, keys)
 
     handles = _handles(row_part, ints["handle"], is_put)
     return Encoded(
@@ -284,11 +342,19 @@ def encode(valid: Validated, table: QueueTable, until: np.ndarray) -> Encoded:
         rlo=rlo,
         rhi=rhi,
         rcorrel=correl_code,
+        carried=carried,
+        lane_carried=np.bincount(block[:n_carried], minlength=n_parts * K.LANES).astype(np.int64),
         msg_row=msg_row.astype(np.int64, copy=False),
-        priority=priority[msg_row],
+        msg_carried=msg_carried.astype(np.int64, copy=False),
+        arrival=arrival,
+        msg_seq=per_message(carried.seq, ints["seq"]),
+        put_ms=per_message(carried.put_ms, time),
+        expiry=per_message(carried.expiry, stored_expiry),
+        report=per_message(carried.report, ints["report"]),
+        priority=per_message(carried.priority, priority),
         deadline=msg_deadline.astype(np.int64, copy=False),
-        lane=lane[msg_row].astype(np.int64, copy=False),
-        correl=correl_code[msg_row],
+        lane=per_message(carried.lane, lane).astype(np.int64, copy=False),
+        correl=message_code["correl_id"],
         dl_order=dl_order,
         msg_index=indexes["msg_id"],
         correl_index=indexes["correl_id"],

@@ -5,7 +5,9 @@ the 24 bytes they stand for (three 64-bit words), never as text. One compiled pa
 Arrow buffers checks every value and numbers the identifiers that matching gets ask for (the
 "query" rows) with an open-addressing hash table; every other row is then looked up in that
 small table. A put whose MsgId no get asks for keeps no number (UNASKED): nothing can match it.
-No Python object is made per row.
+No Python object is made per row. Identifiers carried over from earlier pieces of a trace (as
+their words, :class:`IdColumn.words`) are looked up in the same table (:meth:`IdColumn.codes_of`),
+not parsed again.
 """
 
 from __future__ import annotations
@@ -44,16 +46,26 @@ _PAIR = _pairs()
 @dataclass(frozen=True)
 class IdColumn:
     """Per row: ``codes`` (the number of an asked-for identifier, or NULL / MALFORMED / UNASKED),
-    ``zero`` (the value is MQMI_NONE / MQCI_NONE, 48 zeros) and the text in lower case."""
+    ``zero`` (the value is MQMI_NONE / MQCI_NONE, 48 zeros), the text in lower case and the 24
+    bytes as three words; ``table``: the numbered identifiers (the hash table of ``_number``)."""
 
     codes: np.ndarray
     zero: np.ndarray
     text: pa.Array
     asked: int  # how many distinct identifiers are numbered
+    words: np.ndarray  # (rows, 3) uint64
+    table: np.ndarray  # (slots, 4) uint64
 
     def values(self, rows: np.ndarray) -> pa.Array:
         """The text of these rows (null where a row is -1)."""
         return take(self.text, rows)
+
+    def codes_of(self, words: np.ndarray, null: np.ndarray) -> np.ndarray:
+        """The numbers of identifiers given as words (of earlier pieces; ``null``: none there),
+        NULL or UNASKED as for a row of this column."""
+        if not self.asked:
+            return np.where(null, NULL, UNASKED).astype(np.int64)
+        return _lookup(self.table, words, null)  # type: ignore[no-any-return]
 
 
 @compiled
@@ -144,7 +156,26 @@ def _number(words, status, query):  # pragma: no cover (jit)
                     codes[i] = np.int64(entry[3]) - 1
                     break
                 slot = (slot + np.uint64(1)) & mask
-    return codes, distinct
+    return codes, distinct, table
+
+
+@compiled
+def _lookup(table, words, null):  # pragma: no cover (jit)
+    """Numbers of identifiers (words) in a table ``_number`` filled, UNASKED if not there."""
+    mask = np.uint64(len(table) - 1)
+    codes = np.full(len(null), UNASKED, dtype=np.int64)
+    for i in range(len(null)):
+        if null[i]:
+            codes[i] = NULL
+            continue
+        w0, w1, w2 = words[i, 0], words[i, 1], words[i, 2]
+        slot = _mix(w0, w1, w2) & mask
+        while table[slot, 3] != 0:
+            if table[slot, 0] == w0 and table[slot, 1] == w1 and table[slot, 2] == w2:
+                codes[i] = np.int64(table[slot, 3]) - 1
+                break
+            slot = (slot + np.uint64(1)) & mask
+    return codes
 
 
 def id_column(array: pa.Array, query: np.ndarray) -> IdColumn:
@@ -152,9 +183,13 @@ def id_column(array: pa.Array, query: np.ndarray) -> IdColumn:
     ask for."""
     if array.null_count == len(array):  # nothing to check or number (e.g. no CorrelIds at all)
         none = np.full(len(array), NULL, dtype=np.int64)
-        return IdColumn(none, np.zeros(len(array), dtype=bool), array, 0)
+        zero = np.zeros(len(array), dtype=bool)
+        return IdColumn(none, zero, array, 0, np.zeros((len(array), 3), np.uint64), _NO_TABLE)
     words, status, zero = _parse(*string_buffers(array), _PAIR)
-    codes, asked = _number(words, status, query)
+    codes, asked, table = _number(words, status, query)
     if np.any(status == 1):  # some upper-case digits: show every identifier as .hex() does
         array = pc.utf8_lower(array)
-    return IdColumn(codes, zero, array, asked)
+    return IdColumn(codes, zero, array, asked, words, table)
+
+
+_NO_TABLE = np.zeros((16, 4), dtype=np.uint64)

@@ -21,6 +21,11 @@ This is the only place where the replay decides what happens to a message; it fo
   deadline, so one pointer per partition finds them all.
 - ``expired`` counts present messages whose deadline has passed (a second pointer over
   ``dl_order``); a discarded message always was one of them, a got one never.
+- A piece of a trace starts from the state the pieces before left (:mod:`mqlearn.pipeline.carry`):
+  the messages still queued then are in the message arrays, PRESENT from the start (``present``),
+  at the head of their lanes (they arrived first), counted in ``lane_carried``; they have no row.
+  The scans up to the partition's latest time ran already, so none of them is due to one before
+  this piece's first row; the pointers over ``dl_order`` start at the partition's beginning.
 
 All arrays are int64 except the per-message ``state`` and ``end_kind`` (int8). The inputs come in
 three groups (:class:`Partitions`, :class:`Rows`, :class:`MessageInputs`, built by
@@ -76,6 +81,7 @@ class Partitions(NamedTuple):
     maxdepth: np.ndarray
     interval: np.ndarray  # ms between background scans (0: none)
     until: np.ndarray  # when p's replay ends
+    lane_carried: np.ndarray  # per (partition, lane) block: messages queued before its rows
 
 
 class Rows(NamedTuple):
@@ -102,6 +108,7 @@ class MessageInputs(NamedTuple):
     dl_order: np.ndarray  # by (partition, deadline, arrival)
     msg_index: np.ndarray  # by (partition, MsgId number, position)
     correl_index: np.ndarray  # by (partition, CorrelId number, position)
+    present: np.ndarray  # int8: PRESENT for a message carried over from earlier pieces, else FUTURE
 
 
 class Messages(NamedTuple):
@@ -290,7 +297,7 @@ def replay_rows(parts, rows, inputs, cursors):  # pragma: no cover
         inputs.deadline,
         inputs.lane,
         inputs.put_ms,
-        np.zeros(m, dtype=np.int8),
+        inputs.present.copy(),
         np.zeros(m, dtype=np.int8),
         np.full(m, -1, dtype=np.int64),
         np.full(m, -1, dtype=np.int64),
@@ -308,10 +315,11 @@ def replay_rows(parts, rows, inputs, cursors):  # pragma: no cover
         m0 = msg_lo[part]
         m1 = msg_lo[part + 1]
         base = part * LANES
+        counters[:] = 0
         for lane in range(LANES):
             head[lane] = lane_start[base + LANES - 1 - lane]
-            cnt[lane] = 0
-        counters[:] = 0
+            cnt[lane] = parts.lane_carried[base + LANES - 1 - lane]
+            counters[DEPTH] += cnt[lane]
         every = parts.interval[part]
         exp_ptr = m0
         scan_ptr = m0

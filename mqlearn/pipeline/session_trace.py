@@ -28,7 +28,8 @@ cannot see (docs/pipeline.md, "From an engine session"):
   EXP-03). Every other put stays a PUT row, so a session without such an arrival converts to a
   trace of schema v1.
   The replay runs a scan before the rows of its time, so an arrival expired at a scan's time
-  that the scan discarded (it came first in the log) raises ValueError.
+  that the scan discarded (it came first in the log) is written 1 ms earlier, ahead of its
+  queue's rows of that time: the scan then discards it, as the engine's did.
 - Discards, reports, scans, triggers and dead letters are outcomes the replay works out again,
   not rows. Units of work, locks and gets under the cursor cannot be written in a trace: an
   event that shows one raises ValueError.
@@ -44,7 +45,13 @@ import pandas as pd
 from mqlearn.engine.events import COLUMNS as EVENT_COLUMNS
 from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline.encode import MAXPRTY
-from mqlearn.pipeline.schema import QUEUE_COLUMNS, TRACE_COLUMNS, SchemaError
+from mqlearn.pipeline.schema import (
+    OPS_OF_VERSION,
+    QUEUE_COLUMNS,
+    SCHEMA_VERSION,
+    TRACE_COLUMNS,
+    SchemaError,
+)
 
 if TYPE_CHECKING:
     from mqlearn.engine.qmgr import QueueManager
@@ -105,8 +112,9 @@ class _Converter:
     A message is its PUT row, found from the ``(qmgr, msg_seq)`` of the events about it.
     """
 
-    def __init__(self, fifo: set[tuple[str, str]]) -> None:
+    def __init__(self, fifo: set[tuple[str, str]], version: int) -> None:
         self.fifo = fifo
+        self.version = version
         self.rows: list[dict[str, Any]] = []
         self.puts: dict[tuple[str, int], int] = {}  # (qmgr, msg_seq) -> PUT row
         self.keys: dict[int, tuple[int, int]] = {}  # PUT row -> delivery key
@@ -116,6 +124,9 @@ class _Converter:
         self.browsed: dict[tuple[str, str], tuple[int, int]] = {}  # delivery key at the cursor
         # the GET row a channel's discards opened on a transmission queue: (row, time_ms)
         self.channel_gets: dict[tuple[str, str], tuple[int, int]] = {}
+        self.first_at: dict[tuple[str, str, int], int] = {}  # a queue's first row at a time
+        self.ahead: dict[int, int] = {}  # row written 1 ms early -> the row it goes before
+        self.pins: dict[int, list[int]] = {}  # GET matching its own seq -> the PUT rows given it
 
     def row(self, event: dict[str, Any], op: str, **fields: Any) -> dict[str, Any]:
         row = {
@@ -136,6 +147,7 @@ class _Converter:
             "data_length": 0,
             **fields,
         }
+        self.first_at.setdefault((event["qmgr"], event["queue"], event["time_ms"]), len(self.rows))
         self.rows.append(row)
         return row
 
@@ -147,6 +159,12 @@ class _Converter:
         expiry = int(event["expiry"])
         # an MQPUT's Expiry is at least 1 (rule EXP-03): 0 tenths left is an arrival (schema v2)
         op = "ARRIVE" if expiry == 0 else "PUT"
+        if op not in OPS_OF_VERSION[self.version]:
+            raise ValueError(
+                f"event {event['seq']} (put on {event['qmgr']}/{event['queue']} at "
+                f"{event['time_ms']} ms) is a message that arrived already expired: an {op} row, "
+                f"which needs trace schema v2; this conversion writes schema v{self.version}"
+            )
         self.row(event, op, msg_id=event["msg_id"], priority=priority, expiry=expiry)
         index = len(self.rows) - 1
         lane = 0 if place in self.fifo else min(priority, MAXPRTY)
@@ -172,11 +190,11 @@ class _Converter:
             "ARRIVE",
             event["time_ms"],
         ):
-            raise _unsupported(
-                event,
-                "a scan that discarded a message arrived expired at the same time, after it "
-                "(a replay runs a scan before the rows of its time)",
-            )
+            # it arrived before the scan of its time, which a replay runs before that time's
+            # rows: it arrives 1 ms earlier (no scan then: scans fall on whole seconds), ahead
+            # of its queue's rows of this time (only arrivals: calls come after the scans)
+            self.ahead[index] = self.first_at[(*place, event["time_ms"])]
+            arrived["time_ms"] = event["time_ms"] - 1
         self.queued[place].discard(index)
         if event["cause"] in ("get", "browse"):
             self.discarded.setdefault((*place, event["cause"]), []).append(index)
@@ -224,10 +242,8 @@ class _Converter:
         if not passed:
             self.row(event, "GET")
             return
-        pinned = f"{len(self.rows):048x}"  # this GET's seq; never 0, a PUT row comes first
-        for index in ended:
-            self.rows[index]["correl_id"] = pinned
-        self.row(event, "GET", correl_id=pinned, match_options=C.MQMO_MATCH_CORREL_ID)
+        self.pins[len(self.rows)] = ended  # CorrelId: this GET's seq (:meth:`trace`)
+        self.row(event, "GET", match_options=C.MQMO_MATCH_CORREL_ID)
 
     def browse(self, event: dict[str, Any], found: bool) -> None:
         """BROWSE_NEXT only walks past the cursor: a browse that returned or discarded a message
@@ -281,6 +297,24 @@ class _Converter:
         elif kind not in _SKIPPED_KINDS:
             raise ValueError(f"event {event['seq']}: unknown kind {kind!r}")
 
+    def trace(self) -> pd.DataFrame:
+        """The rows in seq order: log order, but a row written 1 ms early goes before the row it
+        was put ahead of; a GET that matches a CorrelId of its own gets its seq as 48 hex
+        digits (never 0: a PUT row comes first), and so do the PUT rows it takes and discards."""
+        order = sorted(
+            range(len(self.rows)),
+            key=lambda i: (self.ahead[i], 0, i) if i in self.ahead else (i, 1, 0),
+        )
+        seq = {index: position for position, index in enumerate(order)}
+        for index, ended in self.pins.items():
+            pinned = f"{seq[index]:048x}"
+            for row in (index, *ended):
+                self.rows[row]["correl_id"] = pinned
+        rows = [self.rows[index] for index in order]
+        trace = pd.DataFrame(rows, columns=[c for c in TRACE_COLUMNS if c != "seq"])
+        trace.insert(0, "seq", range(len(trace)))
+        return trace.astype(TRACE_COLUMNS)
+
     def failed(self, event: dict[str, Any]) -> None:
         reason, cause = event["reason"], event["cause"]
         if cause not in ("get", "browse"):
@@ -294,13 +328,26 @@ class _Converter:
             raise _unsupported(event, f"a get that failed with {reason} after its discards")
 
 
-def trace_from_events(events: pd.DataFrame, queues: pd.DataFrame | None = None) -> pd.DataFrame:
+def trace_from_events(
+    events: pd.DataFrame,
+    queues: pd.DataFrame | None = None,
+    *,
+    schema_version: int = SCHEMA_VERSION,
+) -> pd.DataFrame:
     """Convert an engine event log (``qm.events_frame()``, or several concatenated) to a trace.
 
     ``queues`` (QUEUE_COLUMNS, e.g. from :func:`queues_of`) tells which queues are FIFO, for the
     browse rule; without it every queue is taken to deliver by priority. Rows are numbered by
-    ``seq`` in time order (events at the same time keep their log order).
+    ``seq`` in time order (events at the same time keep their log order; an arrival written 1 ms
+    early goes just before its queue's rows of the next millisecond).
+    ``schema_version``: the trace schema to write; 1 raises ValueError, naming the event, when
+    a message arrived already expired (its ARRIVE row needs schema v2).
     """
+    if schema_version not in OPS_OF_VERSION:
+        raise ValueError(
+            f"trace schema v{schema_version} is not one this writer knows "
+            f"(v{', v'.join(map(str, OPS_OF_VERSION))})"
+        )
     missing = [c for c in EVENT_COLUMNS if c not in events.columns]
     if missing:
         raise SchemaError(f"event log: column(s) {', '.join(map(repr, missing))} missing")
@@ -308,10 +355,8 @@ def trace_from_events(events: pd.DataFrame, queues: pd.DataFrame | None = None) 
     if queues is not None:
         chosen = queues[queues["msgdlvsq"].astype("string").str.upper() == "FIFO"]
         fifo = set(zip(chosen["qmgr"], chosen["queue"], strict=True))
-    converter = _Converter(fifo)
+    converter = _Converter(fifo, schema_version)
     ordered = events.sort_values("time_ms", kind="stable")
     for event in ordered.to_dict("records"):
         converter.event(event)
-    trace = pd.DataFrame(converter.rows, columns=[c for c in TRACE_COLUMNS if c != "seq"])
-    trace.insert(0, "seq", range(len(trace)))
-    return trace.astype(TRACE_COLUMNS)
+    return converter.trace()

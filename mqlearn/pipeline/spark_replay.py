@@ -56,7 +56,14 @@ from mqlearn.pipeline.files import (
 )
 from mqlearn.pipeline.files import read_outputs as read_outputs  # where tests and notebooks look
 from mqlearn.pipeline.queues import QueueTable, queue_table
-from mqlearn.pipeline.schema import QUEUE_COLUMNS, TABLES, TRACE_COLUMNS, ReconcileError
+from mqlearn.pipeline.schema import (
+    OPS_OF_VERSION,
+    QUEUE_COLUMNS,
+    SCHEMA_VERSION,
+    TABLES,
+    TRACE_COLUMNS,
+    ReconcileError,
+)
 from mqlearn.pipeline.spark import arrow_schema, spark_ddl, spark_type_name
 from mqlearn.pipeline.spark_settings import STRATEGIES
 
@@ -130,10 +137,12 @@ def _replay_task(
     queues: QueueTable,
     staging: str,
     rows_per_queue: np.ndarray | None = None,
+    schema_version: int = SCHEMA_VERSION,
 ) -> dict[str, int]:
     """Replay one task's pieces and write its parts; its counts. Each piece holds whole queues,
     unless ``rows_per_queue`` (filled in before a queue's first piece comes) says how many rows
-    each queue has in all: then a queue may span pieces, in seq order."""
+    each queue has in all: then a queue may span pieces, in seq order. ``schema_version``: the
+    trace schema the trace declares (rows it cannot hold are rejects)."""
     from pyspark import TaskContext
 
     from mqlearn.pipeline.batches import BatchReplay  # in the tasks: the driver needs no numba
@@ -141,7 +150,7 @@ def _replay_task(
     context = TaskContext.get()
     part = context.partitionId() if context is not None else 0
     counts = dict.fromkeys(COUNTS, 0) | {"partition": part}
-    replay = BatchReplay(queues, rows_per_queue=rows_per_queue)
+    replay = BatchReplay(queues, rows_per_queue=rows_per_queue, schema_version=schema_version)
     with PartWriter(staging, part) as writer:
         for table in pieces:
             counts["input_rows"] += table.num_rows
@@ -341,11 +350,14 @@ def replay_spark(
     *,
     partitions: int | None = None,
     strategy: str = "auto",
+    schema_version: int = SCHEMA_VERSION,
 ) -> SparkReplay:
     """Replay the trace at ``trace`` with the definitions at ``queues`` into ``out/<table>``.
 
     ``strategy`` "auto" reads whole files in the tasks when the trace allows it, else shuffles;
     "shuffle" always shuffles. ``partitions`` sets the number of tasks (default: from the rows).
+    ``schema_version``: the trace schema the trace declares, as for ``replay_local`` (1: ARRIVE
+    rows are rejects naming the version they need).
     Raises TraceError / SchemaError / ValueError for bad inputs before the replay runs (queues
     the definitions lack: after the files strategy's tasks found them), and ReconcileError if
     input rows != accepted + rejected; ``out`` is only changed on success.
@@ -354,6 +366,11 @@ def replay_spark(
         raise ValueError(f"strategy must be one of {', '.join(STRATEGIES)}, got {strategy!r}")
     if partitions is not None and partitions < 1:
         raise ValueError(f"partitions must be >= 1, got {partitions}")
+    if schema_version not in OPS_OF_VERSION:
+        raise ValueError(
+            f"trace schema v{schema_version} is not one this reader knows "
+            f"(v{', v'.join(map(str, OPS_OF_VERSION))})"
+        )
     out_dir = local_directory(out)
     source = open_source(trace, "trace", TRACE_COLUMNS)
     definitions = read_definitions(queues, QUEUE_COLUMNS)  # small: read here with pyarrow
@@ -365,7 +382,7 @@ def replay_spark(
         def task(
             pieces: Iterable[pa.Table], rows_per_queue: np.ndarray | None = None
         ) -> dict[str, int]:
-            return _replay_task(pieces, table, str(staging), rows_per_queue)
+            return _replay_task(pieces, table, str(staging), rows_per_queue, schema_version)
 
         counts, strategy_used = None, "files"
         buckets = 2 * spark.sparkContext.defaultParallelism  # tasks checking seq values

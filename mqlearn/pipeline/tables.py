@@ -5,11 +5,11 @@ Numbers go to Arrow without a copy (numpy buffers wrapped); text drawn from a sh
 names (queue names, operations, outcomes: :data:`CODED`) is dictionary-encoded, its codes being
 the positions the replay computed, and stays so in the Parquet files (a reader sees text).
 
-A replay may run over a piece of the trace (:mod:`mqlearn.pipeline.batches`): its first
-``carried`` table rows are the PUT rows of messages still queued after the earlier pieces,
-replayed again to rebuild the queues; they produce no calls or depth rows. Only the queues whose
-trace is ``complete`` with this piece report their still-queued messages; on the other queues
-they are carried on to the next piece. The summary adds up over the pieces (:class:`Totals`).
+A replay may run over a piece of the trace (:mod:`mqlearn.pipeline.batches`): its messages
+then include those still queued after the earlier pieces (``Encoded.carried``), whose values
+come from there instead of from a row. Only the queues whose trace is ``complete`` with this
+piece report their still-queued messages; on the other queues they are carried on to the next
+piece (:meth:`Tables.still_queued`). The summary adds up over the pieces (:class:`Totals`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,10 @@ import pyarrow.compute as pc
 from mqlearn.engine.rule_formulas import is_expired, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline import kernel as K
-from mqlearn.pipeline.arrays import coded, nullable, numbers, take
+from mqlearn.pipeline.arrays import coded, nullable, numbers, single, take
+from mqlearn.pipeline.carry import TEXT, Carried
 from mqlearn.pipeline.encode import Encoded
+from mqlearn.pipeline.ids import NULL
 from mqlearn.pipeline.order import merge_order
 from mqlearn.pipeline.queues import QueueTable
 from mqlearn.pipeline.schema import DISCARD_CAUSES, OPS, OPS_OF_VERSION, OUTCOMES, OUTPUT_COLUMNS
@@ -82,6 +84,14 @@ def output_table(name: str, columns: dict[str, Any]) -> pa.Table:
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
+def _pick(values: np.ndarray, index: np.ndarray) -> np.ndarray:
+    """``values[index]`` (along the first axis) where ``index`` is not -1, any value where it
+    is (``values`` may then be empty)."""
+    if not len(values):
+        return np.zeros((len(index), *values.shape[1:]), dtype=values.dtype)
+    return values[np.maximum(index, 0)]
+
+
 def _per_part(part: np.ndarray, n_parts: int, where: np.ndarray | None = None) -> np.ndarray:
     """How many entries of each partition (optionally only where ``where`` holds)."""
     selected = part if where is None else part[where]
@@ -92,6 +102,9 @@ class Tables:
     """Builds the output tables of one kernel run (``result`` = kernel.replay_rows' return).
 
     ``complete`` tells, per partition of the run, whether its trace ends with these rows.
+    ``named`` (QueueTable positions, default the partitions') are the queues the dictionaries of
+    the coded qmgr and queue columns list: a piece lists those of the queues with messages
+    queued across it too, so its files do not depend on which queues it replays.
     """
 
     def __init__(
@@ -101,8 +114,8 @@ class Tables:
         table: QueueTable,
         result: tuple[np.ndarray, ...],
         *,
-        carried: int = 0,
         complete: np.ndarray | None = None,
+        named: np.ndarray | None = None,
     ) -> None:
         self.enc, self.cols = enc, valid.columns
         (
@@ -122,19 +135,52 @@ class Tables:
         ints = self.cols.ints
         self.seq = valid.sorted(ints["seq"].values)
         self.handle = valid.sorted(ints["handle"].values)
-        report = valid.sorted(ints["report"].values)[enc.msg_row]
         discarded = (self.end_kind >= min(_CAUSES)) & (self.end_kind <= max(_CAUSES))
-        self.reported = discarded & ((report & EXPIRATION_REPORTS) != 0)
-        self.msg_part = enc.row_part[enc.msg_row]
+        self.reported = discarded & ((enc.report & EXPIRATION_REPORTS) != 0)
+        self.msg_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(enc.msg_lo))
+        # per message: the table row of its PUT (-1: carried over) and its place in enc.carried
+        self.msg_trace_row = np.where(enc.msg_row >= 0, _pick(enc.rows, enc.msg_row), -1)
         # per partition, the code of its qmgr and of its queue name among the distinct ones
-        qmgrs, self.qmgr_code = np.unique(table.qmgr[enc.parts], return_inverse=True)
-        queues, self.queue_code = np.unique(table.queue[enc.parts], return_inverse=True)
+        named = enc.parts if named is None else named
+        qmgrs, queues = np.unique(table.qmgr[named]), np.unique(table.queue[named])
+        self.qmgr_code = np.searchsorted(qmgrs, table.qmgr[enc.parts])
+        self.queue_code = np.searchsorted(queues, table.queue[enc.parts])
         self.qmgr_names, self.queue_names = qmgrs.tolist(), queues.tolist()
-        # the rows of the trace (not carried over): they make calls and depth rows
-        self.real = None if not carried else np.flatnonzero(enc.rows >= carried)
 
-    def _real(self, values: np.ndarray) -> np.ndarray:
-        return values if self.real is None else values[self.real]
+    def _text(self, name: str, pos: np.ndarray) -> pa.Array:
+        """A text of :data:`~mqlearn.pipeline.carry.TEXT` for the messages at ``pos`` (-1:
+        null): from their PUT rows, or from the carried messages."""
+        enc = self.enc
+        carried = np.append(enc.msg_carried, -1)[pos]
+        row = np.append(self.msg_trace_row, -1)[pos]
+        new = self._row_text(name, row, np.append(self.msg_part, -1)[pos])
+        if not np.any(carried >= 0):
+            return new
+        return pc.coalesce(new, take(single(enc.carried.text[name]), carried))
+
+    def _row_text(self, name: str, row: np.ndarray, part: np.ndarray) -> pa.Array:
+        """The text of table rows (-1: null); ``report_qmgr``: ReplyToQMgr, a blank one meaning
+        the message's own queue manager (that of partition ``part``)."""
+        if name in ("msg_id", "correl_id"):
+            return self.cols.ids[name].values(row)
+        texts = self.cols.texts
+        column = texts[name if name == "reply_to_q" else "reply_to_qmgr"]
+        codes = np.where(row >= 0, _pick(column.codes, row), -1)
+        if name == "reply_to_q":
+            return column.values(codes)
+        blank = column.blank(codes)
+        named = column.values(np.where(blank, -1, codes))
+        own = take(
+            pa.array(self.qmgr_names, pa.string()),
+            np.where((row >= 0) & blank, _pick(self.qmgr_code, part), -1),
+        )
+        return pc.coalesce(named, own)
+
+    def _ints(self, name: str, pos: np.ndarray) -> np.ndarray:
+        """An integer trace column (of Carried too) for the messages at ``pos``."""
+        carried = self.enc.msg_carried[pos]
+        of_rows = _pick(self.cols.ints[name].values, self.msg_trace_row[pos])
+        return np.where(carried >= 0, _pick(getattr(self.enc.carried, name), carried), of_rows)
 
     def _place(self, part: np.ndarray) -> dict[str, Any]:
         """The qmgr and queue columns of rows of these partitions."""
@@ -157,56 +203,36 @@ class Tables:
         )
         by_call = self.reported & (self.end_row >= 0)
         reports = np.bincount(self.end_row[by_call], minlength=len(found))
-        put_rows = np.append(enc.rows[enc.msg_row], -1)[at]  # table row of the message, or -1
-        real = self._real
         return output_table(
             "calls",
             {
-                **self._place(real(enc.row_part)),
-                "seq": real(self.seq),
-                "time_ms": real(enc.time),
-                "op": coded(_op_names(enc.op), real(enc.op)),
-                "handle": real(self.handle),
-                "comp": real(comp),
-                "reason": real(reason),
-                "msg_id": self.cols.ids["msg_id"].values(real(put_rows)),
-                "expiry": nullable(real(expiry), real(~ok), pa.int32()),
-                "discarded": real(self.discarded),
-                "reports": real(reports),
+                **self._place(enc.row_part),
+                "seq": self.seq,
+                "time_ms": enc.time,
+                "op": coded(_op_names(enc.op), enc.op),
+                "handle": self.handle,
+                "comp": comp,
+                "reason": reason,
+                "msg_id": self._text("msg_id", found),
+                "expiry": nullable(expiry, ~ok, pa.int32()),
+                "discarded": self.discarded,
+                "reports": reports,
             },
         )
 
-    def _reported_to(self, trace_row: np.ndarray, part: np.ndarray, reported: np.ndarray) -> dict:
-        """report_qmgr and report_q: ReplyToQ at ReplyToQMgr, a blank ReplyToQMgr meaning the
-        message's own queue manager."""
-        texts = self.cols.texts
-        reply_q, reply_qmgr = texts["reply_to_q"], texts["reply_to_qmgr"]
-        qmgr_codes = reply_qmgr.codes[trace_row]
-        blank_qmgr = reply_qmgr.blank(qmgr_codes)
-        named = reply_qmgr.values(np.where(reported & ~blank_qmgr, qmgr_codes, -1))
-        own = take(
-            pa.array(self.qmgr_names, pa.string()),
-            np.where(reported & blank_qmgr, self.qmgr_code[part], -1),
-        )
-        return {
-            "report_qmgr": pc.coalesce(named, own),
-            "report_q": reply_q.values(np.where(reported, reply_q.codes[trace_row], -1)),
-        }
-
-    def _shown_messages(self) -> np.ndarray:
-        """Positions of the messages this run reports, in put order: those that left the queue,
-        and on complete partitions those still queued (refused puts made no message)."""
-        kind = self.end_kind
-        shown = (kind != K.REFUSED) & ((kind != K.QUEUED) | self.complete[self.msg_part])
-        kept = np.flatnonzero(shown)
-        return kept[np.argsort(self.enc.msg_row[kept], kind="stable")]
+    def _in_put_order(self, selected: np.ndarray) -> np.ndarray:
+        """Positions of the selected messages (bool per message), by partition and put seq."""
+        arrival = self.enc.arrival
+        return arrival[selected[arrival]]
 
     def messages(self) -> pa.Table:
-        enc, ids, ints = self.enc, self.cols.ids, self.cols.ints
-        pos = self._shown_messages()
-        row = enc.msg_row[pos]
-        trace_row = enc.rows[row]
-        part = enc.row_part[row]
+        """The messages this run reports, in put order: those that left the queue, and on
+        complete partitions those still queued (refused puts made no message)."""
+        enc, kind = self.enc, self.end_kind
+        pos = self._in_put_order(
+            (kind != K.REFUSED) & ((kind != K.QUEUED) | self.complete[self.msg_part])
+        )
+        part = self.msg_part[pos]
         kind = self.end_kind[pos]
         deadline = enc.deadline[pos]
         end_row, end_ms = self.end_row[pos], self.end_ms[pos]
@@ -218,44 +244,45 @@ class Tables:
             default=OUTCOMES.index("discarded"),
         )
         cause = np.select([kind == k for k in _CAUSES], list(range(len(_CAUSES))), default=-1)
-        reported = self.reported[pos]
+        reported = np.where(self.reported[pos], pos, -1)
         return output_table(
             "messages",
             {
                 **self._place(part),
-                "msg_id": ids["msg_id"].values(trace_row),
-                "correl_id": ids["correl_id"].values(trace_row),
-                "put_seq": self.seq[row],
-                "put_ms": enc.time[row],
+                "msg_id": self._text("msg_id", pos),
+                "correl_id": self._text("correl_id", pos),
+                "put_seq": enc.msg_seq[pos],
+                "put_ms": enc.put_ms[pos],
                 "priority": enc.priority[pos],
                 "lane": enc.lane[pos],
-                "expiry": enc.stored_expiry[row],
+                "expiry": enc.expiry[pos],
                 "deadline_ms": nullable(deadline, deadline == K.NEVER, pa.int64()),
                 "outcome": coded(list(OUTCOMES), outcome),
-                "end_seq": nullable(self.seq[np.maximum(end_row, 0)], end_row < 0, pa.int64()),
+                "end_seq": nullable(_pick(self.seq, end_row), end_row < 0, pa.int64()),
                 "end_ms": nullable(end_ms, queued, pa.int64()),
                 "discard_cause": coded(list(DISCARD_CAUSES), cause),
                 "got_expiry": nullable(
                     remaining_tenths(deadline, end_ms), kind != K.GOT, pa.int32()
                 ),
-                "report": reported,
-                **self._reported_to(trace_row, part, reported),
-                "persistence": ints["persistence"].values[trace_row],
-                "data_length": ints["data_length"].values[trace_row],
+                "report": reported >= 0,
+                "report_qmgr": self._text("report_qmgr", reported),
+                "report_q": self._text("reply_to_q", reported),
+                "persistence": self._ints("persistence", pos),
+                "data_length": self._ints("data_length", pos),
             },
         )
 
     def depth(self) -> pa.Table:
         """One row after every call, and one after every scan that discarded something."""
-        enc, scans, real = self.enc, self.scans, self._real
-        row_part, row_time = real(enc.row_part), real(enc.time)
+        enc, scans = self.enc, self.scans
+        row_part, row_time = enc.row_part, enc.time
         n, k = len(row_part), len(scans)
         part = np.concatenate((row_part, scans[:, 0]))
         time = np.concatenate((row_time, scans[:, 1]))
-        depth = np.concatenate((real(self.depth_after), scans[:, 2]))
-        expired = np.concatenate((real(self.expired_after), scans[:, 3]))
+        depth = np.concatenate((self.depth_after, scans[:, 2]))
+        expired = np.concatenate((self.expired_after, scans[:, 3]))
         is_scan = np.arange(n + k) >= n
-        seq = np.concatenate((real(self.seq), np.zeros(k, dtype=np.int64)))
+        seq = np.concatenate((self.seq, np.zeros(k, dtype=np.int64)))
         if k:  # a scan at time t comes before the calls at time t
             order = merge_order(row_part, row_time, scans[:, 0], scans[:, 1])
             part, time, depth, expired, is_scan, seq = (
@@ -274,17 +301,42 @@ class Tables:
             },
         )
 
-    def still_queued(self) -> np.ndarray:
-        """Table rows of the PUTs of the messages still queued on incomplete partitions, by
-        partition then seq: what the next piece of the trace starts from."""
+    def still_queued(self) -> Carried:
+        """The messages still queued on incomplete partitions, as the next piece of the trace
+        starts from them."""
+        enc, ids, ints = self.enc, self.cols.ids, self.cols.ints
         waiting = (self.end_kind == K.QUEUED) & ~self.complete[self.msg_part]
-        return self.enc.rows[np.sort(self.enc.msg_row[waiting])]
+        # those carried in stay as they came (in arrival order within each queue), and those
+        # this piece's rows put follow them: each queue's messages stay in arrival order
+        still = np.zeros(len(enc.carried), dtype=bool)
+        still[enc.msg_carried[waiting & (enc.msg_carried >= 0)]] = True
+        kept = enc.carried.take(np.flatnonzero(still))
+        pos = self._in_put_order(waiting & (enc.msg_carried < 0))
+        row, part = self.msg_trace_row[pos], self.msg_part[pos]
+        made = Carried(
+            part=enc.parts[part],
+            seq=enc.msg_seq[pos],
+            put_ms=enc.put_ms[pos],
+            priority=enc.priority[pos],
+            lane=enc.lane[pos],
+            expiry=enc.expiry[pos],
+            deadline=enc.deadline[pos],
+            report=enc.report[pos],
+            persistence=ints["persistence"].values[row],
+            data_length=ints["data_length"].values[row],
+            msg_words=ids["msg_id"].words[row],
+            correl_words=ids["correl_id"].words[row],
+            correl_null=ids["correl_id"].codes[row] == NULL,
+            text=pa.table(
+                {name: self._row_text(name, row, part) for name in TEXT.names}, schema=TEXT
+            ),
+        )
+        return kept + made
 
     def add_to(self, totals: Totals) -> None:
         """Add this run's counts to the per-queue summary totals."""
-        enc, n_parts, real = self.enc, len(self.enc.parts), self._real
-        part, op, reason = real(enc.row_part), real(enc.op), real(self.reason)
-        found, time = real(self.found), real(enc.time)
+        enc, n_parts = self.enc, len(self.enc.parts)
+        part, op, reason, found, time = enc.row_part, enc.op, self.reason, self.found, enc.time
         failed = (reason != 0) & (reason != C.MQRC_PRIORITY_EXCEEDS_MAXIMUM)
         is_browse = (op == K.OP_BROWSE_FIRST) | (op == K.OP_BROWSE_NEXT)
         counts = {
@@ -305,7 +357,7 @@ class Tables:
         start = (np.cumsum(calls) - calls)[has]  # each partition's first call (they are grouped)
         max_depth = np.zeros(n_parts, dtype=np.int64)
         if len(start):
-            max_depth[has] = np.maximum.reduceat(real(self.depth_after), start)
+            max_depth[has] = np.maximum.reduceat(self.depth_after, start)
         totals.add(enc.parts, counts, max_depth)
         totals.span(enc.parts[has], time[start], time[start + calls[has] - 1])
         done = np.flatnonzero(self.complete)

@@ -12,9 +12,8 @@ identifier columns in one compiled pass (:mod:`ids`), never row by row in Python
 reasons of rejected rows are written one at a time.
 
 A trace can be validated in consecutive pieces (:mod:`mqlearn.pipeline.batches`): the seq values
-that repeat anywhere in the trace are then given, each queue's latest accepted time carries over
-from one piece to the next, and rows carried over from earlier pieces (``carried``) are taken as
-accepted.
+that repeat anywhere in the trace are then given, and each queue's latest accepted time carries
+over from one piece to the next.
 """
 
 from __future__ import annotations
@@ -83,13 +82,12 @@ def _canonical_chunk(array: pa.Array, kind: pa.DataType) -> pa.Array:
     return array if array.type == kind else array.cast(kind, safe=False)
 
 
-def canonical(table: pa.Table, before: pa.Table | None = None) -> pa.Table:
-    """The trace columns of ``table`` (columns already checked) in :data:`TRACE_SCHEMA`, after
-    the rows of ``before`` (canonical already); each column made contiguous in one copy."""
+def canonical(table: pa.Table) -> pa.Table:
+    """The trace columns of ``table`` (columns already checked) in :data:`TRACE_SCHEMA`, each
+    column made contiguous in one copy."""
     columns = []
     for field in TRACE_SCHEMA:
-        chunks = [] if before is None else before[field.name].chunks
-        chunks += [_canonical_chunk(chunk, field.type) for chunk in table[field.name].chunks]
+        chunks = [_canonical_chunk(chunk, field.type) for chunk in table[field.name].chunks]
         columns.append(single(pa.chunked_array(chunks, field.type)))
     return pa.Table.from_arrays(columns, schema=TRACE_SCHEMA)
 
@@ -131,7 +129,7 @@ class Columns:
 class Validated:
     """Accepted rows (positions into the table, sorted by partition then seq), the rejects,
     and per QueueTable position: the latest accepted time (ms, -1 if none yet) and how many of
-    the table's rows (not carried) name that queue."""
+    the table's rows name that queue."""
 
     columns: Columns
     rows: np.ndarray
@@ -167,16 +165,14 @@ def extract(table: pa.Table) -> Columns:
 
 
 @compiled
-def _time_backwards(part, time, exempt, latest):  # pragma: no cover (jit)
+def _time_backwards(part, time, latest):  # pragma: no cover (jit)
     """Rows sorted by (partition, seq): the latest earlier time where a row goes back, else -1.
 
     ``latest`` (per partition, -1 for none) is where each partition starts and is updated to its
-    latest accepted time; ``exempt`` rows are neither checked nor counted.
+    latest accepted time.
     """
     out = np.full(len(time), -1, dtype=np.int64)
     for i in range(len(time)):
-        if exempt[i]:
-            continue
         p = part[i]
         if time[i] < latest[p]:
             out[i] = latest[p]
@@ -380,7 +376,6 @@ def validate(
     table: pa.Table,
     queues: QueueTable,
     *,
-    carried: int = 0,
     repeated: np.ndarray | None = None,
     latest: np.ndarray | None = None,
     version: int = SCHEMA_VERSION,
@@ -389,7 +384,6 @@ def validate(
 
     ``repeated``: the seq values that occur more than once in the whole trace (default: those
     repeating within ``table``). ``latest``: each queue's latest accepted time before these rows.
-    The first ``carried`` rows were accepted before (they are neither checked nor rejected).
     ``version``: the trace schema the trace declares; a row with an op of a later version is
     rejected, naming the version it needs.
     """
@@ -402,20 +396,17 @@ def validate(
     seq = cols.ints["seq"]
     part = partitions(cols.texts["qmgr"], cols.texts["queue"], queues)
     problem = _problems(cols, part, repeated_seq(seq) if repeated is None else repeated, version)
-    problem[:carried] = 0
     good = np.flatnonzero(problem == 0)
     order = _sorted(good, part, seq.values, len(queues))
     latest = np.full(len(queues), -1, dtype=np.int64) if latest is None else latest.copy()
-    behind = _time_backwards(
-        part[order], cols.ints["time_ms"].values[order], order < carried, latest
-    )
+    behind = _time_backwards(part[order], cols.ints["time_ms"].values[order], latest)
     back = behind >= 0
     problem[order[back]] = len(_PROBLEMS)
     behind_of = dict(zip(order[back].tolist(), behind[back].tolist(), strict=True))
     rows = order[~back]
     rejected = np.flatnonzero(problem)
     rejects = _rejects(table, rejected, problem, behind_of, version)
-    named = part[carried:][part[carried:] >= 0]
+    named = part[part >= 0]
     queue_rows = np.bincount(named, minlength=len(queues)).astype(np.int64)
     as_is = len(rows) == table.num_rows and not np.any(np.diff(rows) != 1)
     return Validated(cols, rows, part[rows], rejects, latest, queue_rows, as_is)

@@ -19,9 +19,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from mqlearn.cli import EXIT_BAD_INPUT, EXIT_OK, main
-from mqlearn.pipeline import TRACE_COLUMNS
+from mqlearn.pipeline import QUEUE_COLUMNS, TRACE_COLUMNS, queues_of
 from tests.pipeline.conftest import TEST_MASTER
 from tests.pipeline.test_spark_replay import write_parquet
+from tests.pipeline.test_trace_from_events_channels import linked, put, replay
 
 pytestmark = pytest.mark.slow
 
@@ -111,6 +112,45 @@ def test_bad_inputs_exit_2_with_a_message(spark, generated, tmp_path, capsys) ->
     first = definitions.slice(0, 1).to_pylist()[0]
     assert code == EXIT_BAD_INPUT and f"{first['qmgr']}/{first['queue']}" in err
     assert not (tmp_path / "out" / "messages").exists()
+
+
+@pytest.mark.parametrize("engine", ["spark", "local"])
+def test_run_reads_the_schema_version_it_is_told(spark, engine, tmp_path, capsys) -> None:
+    """``run --schema-version 1``: the ARRIVE row of a channel session is a reject naming the
+    version it needs, on either engine; the default (2) replays it; 3 is a usage error."""
+    link = linked(latency_ms=2000)
+    put(link, Expiry=10)
+    link.sim.advance(seconds=3)
+    trace, _ = replay(link)
+    trace_path = write_parquet(trace, TRACE_COLUMNS, tmp_path / "trace.parquet")
+    queues_path = write_parquet(queues_of(*link.qms), QUEUE_COLUMNS, tmp_path / "queues.parquet")
+    rows = len(trace)
+    for version, rejected in (("1", 1), ("2", 0)):
+        out = tmp_path / f"out-{version}"
+        command = f"pipeline run --engine {engine} --trace {trace_path} --queues {queues_path}"
+        code = cli(f"{command} --out {out} --schema-version {version} --quiet")
+        captured = capsys.readouterr()
+        assert code == EXIT_OK, captured.err
+        assert f"{rows} rows: {rows - rejected} accepted, {rejected} rejected" in captured.out
+        reasons = pq.read_table(out / "rejects").column("reason").to_pylist()
+        assert reasons == ["op 'ARRIVE' needs trace schema v2; this trace is schema v1, whose ops "
+                           "are PUT, GET, BROWSE_FIRST, BROWSE_NEXT"] * rejected  # fmt: skip
+    with pytest.raises(SystemExit) as caught:
+        main(
+            [
+                "pipeline",
+                "run",
+                "--trace",
+                "t",
+                "--queues",
+                "q",
+                "--out",
+                "o",
+                "--schema-version",
+                "3",
+            ]
+        )
+    assert caught.value.code == 2
 
 
 def test_sweep_writes_one_table(spark, tmp_path, capsys) -> None:
