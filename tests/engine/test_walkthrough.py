@@ -24,28 +24,13 @@ from typing import Any
 
 import mqlearn as mq
 from mqlearn import CMQC as C
+from mqlearn.checks.wording import number_words
 
 ENGINE = Path(mq.__file__).resolve().parent / "engine"
 ENGINE_MD = (Path(__file__).resolve().parents[2] / "docs" / "engine.md").read_text(encoding="utf-8")
 STEPS = {"mqget.py", "generated.py"}  # the two modules the get reads in
 ENTRY = ("handle.py", "get")  # Queue.get: open options, then mqget.get
 REPORT_PUT = ("generated.py", "send")  # what it calls is the report's own put
-NUMBERS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-]
 
 
 @dataclass
@@ -119,7 +104,7 @@ def test_outside_the_reports_put_it_enters_the_documented_modules() -> None:
     listed = documented("Outside the report's own put it enters")
     assert modules == set(listed)
     count = re.search(r"Outside the report's own put it enters (\w+) ", ENGINE_MD)
-    assert count and count.group(1) == NUMBERS[len(modules)]
+    assert count and count.group(1) == number_words(len(modules))
 
 
 def test_the_get_reads_top_to_bottom_in_two_modules() -> None:
