@@ -7,9 +7,9 @@ here through a few marked hooks only; everything that decides what a group or a 
 lives in this module. IBM's pages: "MQPMO options" (MQPMO_LOGICAL_ORDER and its two tables), "MQGMO
 options" (MQGMO_LOGICAL_ORDER and its two tables, MQGMO_COMPLETE_MSG, MQGMO_ALL_MSGS_AVAILABLE,
 MQGMO_ALL_SEGMENTS_AVAILABLE), "Logical and physical ordering", "Message groups", the MQMD fields
-GroupId, MsgSeqNumber, Offset, MsgFlags and OriginalLength (seed 003, "MQMD on IBM i"), and the
-reason codes 2241, 2242, 2245, 2247, 2250-2253, 2255-2257 and 2259. mqlearn's readings where the
-text leaves a choice are in docs/engine.md ("Groups and segments").
+GroupId, MsgSeqNumber, Offset, MsgFlags and OriginalLength ("MQMD (Message descriptor) on IBM i"),
+and the reason codes 2241, 2242, 2245, 2247, 2250-2253, 2255-2257 and 2259. mqlearn's readings
+where the text leaves a choice are in docs/engine.md ("Groups and segments").
 """
 
 from __future__ import annotations

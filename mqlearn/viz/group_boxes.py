@@ -1,10 +1,10 @@
 """Message groups and segmented messages as the queue view shows them: one unit each.
 
 A physical message belongs to a unit when its GroupId is not null (MQGI_NONE) or it is a segment
-(MQMF_SEGMENT): IBM's MQMD page (seed 003, "MDGID") says GroupId names "the message group or
-logical message" a physical message belongs to. A unit is a *group* when one of its members has
-MQMF_MSG_IN_GROUP (its segmented logical messages are units of their own inside it, one per
-MsgSeqNumber), a *logical* message when its members are segments only, and an *id* unit when it
+(MQMF_SEGMENT): IBM's "MQMD (Message descriptor) on IBM i" (MDGID) says GroupId names "the message
+group or logical message" a physical message belongs to. A unit is a *group* when one of its
+members has MQMF_MSG_IN_GROUP (its segmented logical messages are units of their own inside it, one
+per MsgSeqNumber), a *logical* message when its members are segments only, and an *id* unit when it
 carries a GroupId and neither flag (MQMF_SEGMENTATION_ALLOWED, say). mqlearn's reading for a
 segment with a null GroupId (an application's own, which IBM advises against): its unit is the
 null-GroupId segments with its MsgSeqNumber.
