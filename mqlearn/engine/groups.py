@@ -30,6 +30,7 @@ from mqlearn.engine.message import (
     field,
 )
 from mqlearn.engine.mqi_checks import (
+    GROUP_GET_OPTIONS,
     SYNC_DEFAULT,
     SYNC_IF_PERSISTENT,
     SYNC_YES,
@@ -60,7 +61,6 @@ LOGICAL = C.MQGMO_LOGICAL_ORDER
 COMPLETE = C.MQGMO_COMPLETE_MSG
 ALL_MSGS = C.MQGMO_ALL_MSGS_AVAILABLE
 ALL_SEGMENTS = C.MQGMO_ALL_SEGMENTS_AVAILABLE
-GROUP_GET_OPTIONS = LOGICAL | COMPLETE | ALL_MSGS | ALL_SEGMENTS
 
 
 # -- what a handle keeps ---------------------------------------------------------------------------

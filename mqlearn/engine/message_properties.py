@@ -30,7 +30,7 @@ from xml.sax.saxutils import escape
 
 from mqlearn.engine.message import EXTRA, MessageView, Record, field
 from mqlearn.engine.message import PROPERTIES as PROPERTIES
-from mqlearn.engine.mqi_checks import fail
+from mqlearn.engine.mqi_checks import PROPERTY_GET_OPTIONS, fail
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 
@@ -59,13 +59,6 @@ _KEYWORDS = frozenset(
     {"NULL", "TRUE", "FALSE", "NOT", "AND", "OR", "BETWEEN", "LIKE", "IN", "IS", "ESCAPE"}
 )
 RESERVED_FOLDERS: Final = ("mcd", "jms", "usr", "mqext")  # PROPCTL COMPAT looks for these
-# the MQGMO options about properties (MQGMO_PROPERTIES_AS_Q_DEF is 0)
-GET_OPTIONS: Final = (
-    C.MQGMO_PROPERTIES_IN_HANDLE
-    | C.MQGMO_NO_PROPERTIES
-    | C.MQGMO_PROPERTIES_FORCE_MQRFH2
-    | C.MQGMO_PROPERTIES_COMPATIBILITY
-)
 
 
 class Property(NamedTuple):
@@ -408,7 +401,7 @@ def get_target(gmo: GMO, options: int) -> MessageHandle | None:
     fields before any message is looked for: one property option at most (MQRC_OPTIONS_ERROR),
     a live handle (MQRC_HMSG_ERROR), and a handle when MQGMO_PROPERTIES_IN_HANDLE asks for one.
     MQGET asks only when the GMO has a property option or is version 4."""
-    wanted = options & GET_OPTIONS
+    wanted = options & PROPERTY_GET_OPTIONS
     if wanted & (wanted - 1):
         raise fail(C.MQRC_OPTIONS_ERROR, "more than one MQGMO_*PROPERTIES* option")
     target = handle(gmo.MsgHandle, "GMO.MsgHandle") if gmo.Version >= 4 else None
@@ -433,7 +426,7 @@ def for_get(
     ``extension``: ``data`` starts with an MQMDE (rule MD-07) in that CCSID. Returns the data
     and, when an MQRFH2 now leads it, what the MD says instead (MQFMT_RF_HEADER_2, the queue
     manager's native encoding and ``ccsid``); the MQRFH2 describes what follows it."""
-    wanted = options & GET_OPTIONS
+    wanted = options & PROPERTY_GET_OPTIONS
     props = of(record)
     if wanted == C.MQGMO_NO_PROPERTIES:
         return data, None

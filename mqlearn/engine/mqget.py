@@ -31,7 +31,7 @@ from mqlearn.engine.message import (
     Record,
     field,
 )
-from mqlearn.engine.message_properties import GET_OPTIONS, for_get, get_target
+from mqlearn.engine.message_properties import for_get, get_target
 from mqlearn.engine.mqi_checks import (
     BROWSE_OPTIONS,
     SYNC_DEFAULT,
@@ -54,8 +54,8 @@ if TYPE_CHECKING:
     from mqlearn.engine.ports import QueueManagerPort
 
 _NO_GMO = GMO()  # stands for "gmo=None"; never written to
-_GROUP_GET_OPTIONS = groups.GROUP_GET_OPTIONS
 _GMO_V2 = C.MQGMO_VERSION_2
+_MD_V2 = C.MQMD_VERSION_2
 _MI_NONE = C.MQMI_NONE
 _CI_NONE = C.MQCI_NONE
 
@@ -82,9 +82,8 @@ def get(
         raise ValueError(f"max_length must be a non-negative int or None, got {max_length!r}")
     try:
         opts = check_gmo(gmo)
-        target = None  # the message handle the properties go in
-        if opts.options & GET_OPTIONS or gmo.Version >= C.MQGMO_VERSION_4:
-            target = get_target(gmo, opts.options)
+        # the message handle the properties go in (None: an MQRFH2, or nowhere)
+        target = get_target(gmo, opts.options) if opts.extras else None
         if opts.skip_backout:
             _check_mark(qm)
         if local.get == "DISABLED":
@@ -97,7 +96,7 @@ def get(
         if sync == SYNC_DEFAULT:
             sync = SYNC_YES if qm.profile == "zos" else SYNC_NO
         plan = None  # groups and segments (issue 24): mqlearn.engine.groups decides
-        if (opts.options & _GROUP_GET_OPTIONS or handle.groups is not None) and groups.needs_plan(
+        if (opts.extras or handle.groups is not None) and groups.needs_plan(
             handle, opts.options
         ):  # a plain get never enters groups.py
             plan = groups.plan(qm, handle, local, md, gmo, opts)
@@ -110,17 +109,18 @@ def get(
             parts = plan.parts
         now = qm.sim.now
         data = record[DATA]
+        extra = record[EXTRA]  # None: a message whose fields beyond the simple ones are initial
         extension = None
         if record[XDEADLINE] is not None:  # rules XQH-03, XQH-05
             data = decrement_embedded(data, record, now)
-        if record[EXTRA] is not None and md.Version < C.MQMD_VERSION_2:
+        if extra is not None and md.Version < _MD_V2:
             mde = md_extension(record)  # rule MD-07
             if mde is not None:
                 data = mde + data
                 extension = qm.ccsid  # the MQMDE is in the queue manager's CCSID
         # the properties into the GMO's handle, an MQRFH2, or nowhere (docs/engine.md)
         rfh2 = None
-        if target is not None or (record[EXTRA] is not None and PROPERTIES in record[EXTRA]):
+        if target is not None or (extra is not None and PROPERTIES in extra):
             data, rfh2 = for_get(local, record, target, opts.options, data, extension, qm.ccsid)
         warning = 0
         if max_length is not None and len(data) > max_length:
@@ -147,27 +147,27 @@ def get(
         if sync == SYNC_IF_PERSISTENT:
             sync = SYNC_YES if md.Persistence == C.MQPER_PERSISTENT else SYNC_NO
         for part in parts:  # one message, or the segments COMPLETE_MSG reassembled
-            if store.locker(part) is not None:
-                handle.locked = None
-                store.lock(part, None)
             if sync == SYNC_YES:
+                if store.locker(part) is not None:  # this handle's lock ends with the get
+                    handle.locked = None
+                    store.lock(part, None)
                 store.hold(part)
                 qm.enlist(SKIP_BACKOUT if opts.skip_backout else "get", local, part)
                 qm.log(local.name, "get", part, "syncpoint")
             else:
-                store.remove(part)
+                if store.remove(part) is not None:  # it was locked: by this handle
+                    handle.locked = None
                 qm.log(local.name, "get", part)
     if plan is not None:  # groups: the handle's position; a warning from IBM's Table 2
         warning = warning or plan.done(record)
     elif handle.groups is not None or (
-        record[EXTRA] is not None and field(record, "MsgFlags", 0)
+        extra is not None and field(record, "MsgFlags", 0)
     ):  # a message in a group or a segment: the handle's position follows it
         groups.after_plain_get(handle, record, bool(opts.browse))
     if (
-        gmo is not _NO_GMO
-        and (record[EXTRA] is not None or "GroupStatus" in gmo.__dict__)
-        and gmo.Version >= _GMO_V2
-    ):  # GroupStatus, SegmentStatus, Segmentation (their defaults fit a message in no group)
+        extra is not None or "GroupStatus" in gmo.__dict__
+    ) and gmo.Version >= _GMO_V2:  # GroupStatus, SegmentStatus, Segmentation (their defaults
+        # fit a message in no group; _NO_GMO, a version 1, is never written to)
         groups.set_status(gmo, record, qm.profile)
     handle.last_reason = warning
     handle.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK

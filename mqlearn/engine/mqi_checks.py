@@ -316,6 +316,7 @@ class PutOptions(NamedTuple):
     new_msgid: bool  # MQPMO_NEW_MSG_ID
     new_correlid: bool  # MQPMO_NEW_CORREL_ID
     set_context: int  # the SET_CONTEXT options given; 0: the queue manager's default context
+    handles: bool = False  # the PMO names a message handle: its properties go with the message
 
 
 def _put_options(options: int) -> PutOptions:
@@ -334,7 +335,6 @@ def _put_options(options: int) -> PutOptions:
     )
 
 
-_OPTIONS_ONLY = frozenset({"Options"})
 _PMO_CACHE: dict[int, PutOptions] = {}
 INITIAL_PMO = _put_options(C.MQPMO_NONE)  # what None or a PMO with IBM's initial values gives
 
@@ -347,15 +347,19 @@ def check_pmo(pmo: PMO | None) -> PutOptions:
     d = pmo.__dict__
     if not d:
         return INITIAL_PMO
-    if d.keys() == _OPTIONS_ONLY:
-        value = d["Options"]
-        decoded = _PMO_CACHE.get(value) if type(value) is int else None
-        if decoded is None:
-            decoded = _put_options(_check_pmo(pmo))
-            if len(_PMO_CACHE) < 1024:
-                _PMO_CACHE[value] = decoded
-        return decoded
-    return _put_options(_check_pmo(pmo))
+    if len(d) == 1:  # Options alone, an int: decoded once per value
+        value = d.get("Options")
+        if type(value) is int:
+            decoded = _PMO_CACHE.get(value)
+            if decoded is None:
+                decoded = _put_options(_check_pmo(pmo))
+                if len(_PMO_CACHE) < 1024:
+                    _PMO_CACHE[value] = decoded
+            return decoded
+    decoded = _put_options(_check_pmo(pmo))
+    if "OriginalMsgHandle" in d or "NewMsgHandle" in d:  # version 3's handles (issue 25)
+        return decoded._replace(handles=True)
+    return decoded
 
 
 def _checked_options(
@@ -393,6 +397,19 @@ def _check_pmo(pmo: PMO) -> int:
 
 
 SYNC_NO, SYNC_YES, SYNC_IF_PERSISTENT, SYNC_DEFAULT = range(4)
+# the MQGMO options about properties (MQGMO_PROPERTIES_AS_Q_DEF is 0), and about groups and segments
+PROPERTY_GET_OPTIONS = (
+    C.MQGMO_PROPERTIES_IN_HANDLE
+    | C.MQGMO_NO_PROPERTIES
+    | C.MQGMO_PROPERTIES_FORCE_MQRFH2
+    | C.MQGMO_PROPERTIES_COMPATIBILITY
+)
+GROUP_GET_OPTIONS = (
+    C.MQGMO_LOGICAL_ORDER
+    | C.MQGMO_COMPLETE_MSG
+    | C.MQGMO_ALL_MSGS_AVAILABLE
+    | C.MQGMO_ALL_SEGMENTS_AVAILABLE
+)
 
 
 class GetOptions(NamedTuple):
@@ -411,6 +428,9 @@ class GetOptions(NamedTuple):
     accept_truncated: bool
     skip_backout: bool  # MQGMO_MARK_SKIP_BACKOUT (z/OS, rule UOW-03)
     sync: int  # SYNC_NO, SYNC_YES, SYNC_IF_PERSISTENT or SYNC_DEFAULT (the platform's)
+    # property or group options, or a version-4 GMO (its MsgHandle): the get works out its
+    # properties' target and its group plan; a plain get (False) skips both
+    extras: bool
 
 
 # the fields a cached decoding depends on, and the output fields a get writes (ignored here)
@@ -437,14 +457,15 @@ def check_gmo(gmo: GMO) -> GetOptions:
     d = gmo.__dict__
     if not d:
         return _INITIAL_GMO
-    if d.keys() == _OPTIONS_ONLY:  # the common case: one lookup by the Options value
-        value = d["Options"]
-        decoded = _GMO_OPTIONS_CACHE.get(value) if type(value) is int else None
-        if decoded is None:
-            decoded = _check_gmo(gmo)
-            if len(_GMO_OPTIONS_CACHE) < 1024:
-                _GMO_OPTIONS_CACHE[value] = decoded
-        return decoded
+    if len(d) == 1:  # the common case, Options alone, an int: one lookup by its value
+        value = d.get("Options")
+        if type(value) is int:
+            decoded = _GMO_OPTIONS_CACHE.get(value)
+            if decoded is None:
+                decoded = _check_gmo(gmo)
+                if len(_GMO_OPTIONS_CACHE) < 1024:
+                    _GMO_OPTIONS_CACHE[value] = decoded
+            return decoded
     if not d.keys() <= _GMO_KEYS:
         return _check_gmo(gmo)
     key = (d.get("Options"), d.get("WaitInterval"), d.get("MatchOptions"), d.get("Version"))
@@ -506,6 +527,8 @@ def _check_gmo(gmo: GMO) -> GetOptions:
         accept_truncated=bool(options & C.MQGMO_ACCEPT_TRUNCATED_MSG),
         skip_backout=bool(options & C.MQGMO_MARK_SKIP_BACKOUT),
         sync=sync,
+        extras=bool(options & (PROPERTY_GET_OPTIONS | GROUP_GET_OPTIONS))
+        or gmo.Version >= C.MQGMO_VERSION_4,
     )
 
 

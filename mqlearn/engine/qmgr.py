@@ -333,7 +333,10 @@ class QueueManager(Definitions):
         try:
             route = self._routes.get(name) or self.route(name)
             opts = check_pmo(pmo)
-            props = None if pmo is None else message_properties.for_put(pmo)  # kept with it
+            props = None  # the properties of the PMO's message handles, kept with the message
+            if opts.handles:
+                assert pmo is not None  # a PMO named them
+                props = message_properties.for_put(pmo)
             d = md.__dict__
             simple = d.keys() <= SIMPLE_MD
             stored_md = md  # what the queue manager keeps: md, or md with the putter's MQMDE

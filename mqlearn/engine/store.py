@@ -216,8 +216,9 @@ class LocalStore:
             if group is not None:
                 _index_add(self._by_groupid, group, record)
 
-    def remove(self, record: Record) -> None:
-        """Take a message off the queue for good (got, discarded, committed, sent, cleared)."""
+    def remove(self, record: Record) -> object | None:
+        """Take a message off the queue for good (got, discarded, committed, sent, cleared).
+        Returns the handle that had it locked (MQGMO_LOCK), if one had."""
         seq = record[SEQ]
         marks = self._marks
         mark = marks.pop(seq, None) if marks else None
@@ -244,6 +245,7 @@ class LocalStore:
             group = group_id(record)
             if group is not None:
                 _index_drop(self._by_groupid, group, seq)
+        return None if mark is None else mark.locker
 
     def _compact_lane(self, lane: int) -> None:
         """Drop the tombstones of one lane."""

@@ -271,6 +271,43 @@ def test_no_pmo_is_the_initial_pmo(pmo: mq.PMO | None) -> None:
     assert check_pmo(pmo) == put_options_afresh(mq.PMO())
 
 
+@pytest.mark.parametrize(
+    ("pmo", "handles"),
+    [
+        (mq.PMO(Options=C.MQPMO_NO_SYNCPOINT), False),
+        (mq.PMO(Version=C.MQPMO_VERSION_3), False),
+        (mq.PMO(Version=C.MQPMO_VERSION_3, NewMsgHandle=1), True),
+        (mq.PMO(Options=C.MQPMO_NO_SYNCPOINT, OriginalMsgHandle=1), True),
+    ],
+)
+def test_only_a_pmo_naming_a_message_handle_takes_the_properties_path(
+    pmo: mq.PMO, handles: bool
+) -> None:
+    """A put looks for properties only when its PMO names a handle (a plain put skips it)."""
+    assert check_pmo(pmo).handles is handles
+    assert check_pmo(pmo)._replace(handles=False) == put_options_afresh(pmo)
+
+
+@pytest.mark.parametrize(
+    ("gmo", "extras"),
+    [
+        (mq.GMO(Options=C.MQGMO_NO_WAIT | C.MQGMO_NO_SYNCPOINT), False),
+        (mq.GMO(Version=C.MQGMO_VERSION_3, MatchOptions=C.MQMO_MATCH_GROUP_ID), False),
+        (mq.GMO(Options=C.MQGMO_PROPERTIES_IN_HANDLE), True),
+        (mq.GMO(Options=C.MQGMO_NO_PROPERTIES), True),
+        (mq.GMO(Version=C.MQGMO_VERSION_2, Options=C.MQGMO_LOGICAL_ORDER), True),
+        (mq.GMO(Version=C.MQGMO_VERSION_2, Options=C.MQGMO_ALL_MSGS_AVAILABLE), True),
+        (mq.GMO(Version=C.MQGMO_VERSION_4), True),
+    ],
+)
+def test_a_get_asks_for_properties_or_groups_by_its_options_or_a_version_4_gmo(
+    gmo: mq.GMO, extras: bool
+) -> None:
+    """What lets a plain get skip the properties' target and the group plan, cached or not."""
+    assert check_gmo(gmo).extras is extras
+    assert check_gmo(gmo) == _check_gmo(gmo)
+
+
 gmo_options = st.one_of(
     st.integers(0, 1 << 26),
     st.sampled_from([True, False]),
