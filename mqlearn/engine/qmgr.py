@@ -221,7 +221,7 @@ class QueueManager(Definitions):
     def new_msgid(self) -> bytes:
         """A unique, deterministic MsgId: "AMQ " + the queue manager name + a counter."""
         self._msgids += 1
-        return self._msgid_prefix + self._msgids.to_bytes(8, "big")
+        return self._msgid_prefix + self._msgids.to_bytes(8)  # big-endian, the default
 
     def _context(self, appl_type: int, user: str, appl_name: str) -> dict[str, Any]:
         return {"UserIdentifier": user, "PutApplType": appl_type, "PutApplName": appl_name}
