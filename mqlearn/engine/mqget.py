@@ -122,10 +122,13 @@ def get(
         rfh2 = None
         if target is not None or (extra is not None and PROPERTIES in extra):
             data, rfh2 = for_get(local, record, target, opts.options, data, extension, qm.ccsid)
+        store = local.store  # the MD describes the message, returned whole, cut or not at all
+        fill_md(md, record, store.context(record), now, qm.sim, store.backouts(record), extension)
+        if rfh2 is not None:  # the data starts with an MQRFH2 holding the properties
+            md.Format, md.Encoding, md.CodedCharSetId = rfh2
         warning = 0
         if max_length is not None and len(data) > max_length:
             if not opts.accept_truncated:
-                _fill(md, record, local, now, qm, extension, rfh2)
                 raise MQMIError(
                     C.MQCC_WARNING,
                     C.MQRC_TRUNCATED_MSG_FAILED,
@@ -136,8 +139,6 @@ def get(
         cause = "browse" if gmo.Options & BROWSE_OPTIONS else "get"
         qm.log(local.name, "failed", cause=cause, reason=error.reason, detail=error.detail)
         raise
-    store = local.store
-    _fill(md, record, local, now, qm, extension, rfh2)
     if opts.browse:
         handle.cursor_message = parts[0]
         if opts.lock:
@@ -172,21 +173,6 @@ def get(
     handle.last_reason = warning
     handle.last_comp = C.MQCC_WARNING if warning else C.MQCC_OK
     return data
-
-
-def _fill(
-    md: MD,
-    record: Record,
-    local: QLocal,
-    now: int,
-    qm: QueueManagerPort,
-    extension: int | None,
-    rfh2: tuple[str, int, int] | None,
-) -> None:
-    store = local.store
-    fill_md(md, record, store.context(record), now, qm.sim, store.backouts(record), extension)
-    if rfh2 is not None:  # the data starts with an MQRFH2 holding the properties
-        md.Format, md.Encoding, md.CodedCharSetId = rfh2
 
 
 def _find(
