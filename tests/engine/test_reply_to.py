@@ -1,9 +1,8 @@
 """ReplyToQ and ReplyToQMgr as MQPUT sends them: RPL-02 and RPL-03.
 
 Every expectation here is worked out by hand from IBM's text, not read from mqlearn's own tables:
-the MQMD field descriptions on "MQMD (Message descriptor) on IBM i" (MDFB, MDRQ, MDRM, MDEXP...),
-the reason-code page "2209 (08A1) (RC2209): MQRC_NO_MSG_LOCKED", and "MQMDE - Message descriptor
-extension". Reason codes are written as numbers, with IBM's name beside them.
+the ReplyToQ and ReplyToQMgr field descriptions (MDRQ, MDRM) on "MQMD (Message descriptor) on
+IBM i". Reason codes are written as numbers, with IBM's name beside them.
 """
 
 from __future__ import annotations
