@@ -6,11 +6,13 @@ field; values MQ itself rejects raise :class:`MQMIError` with the reason code MQ
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.mqi.structs import GMO, MD, PMO
+
+_Decoded = TypeVar("_Decoded")  # a decoded PMO or GMO
 
 FAILED = C.MQCC_FAILED
 MAX_EXPIRY = 999_999_999
@@ -350,12 +352,9 @@ def check_pmo(pmo: PMO | None) -> PutOptions:
     if len(d) == 1:  # Options alone, an int: decoded once per value
         value = d.get("Options")
         if type(value) is int:
-            decoded = _PMO_CACHE.get(value)
-            if decoded is None:
-                decoded = _put_options(_check_pmo(pmo))
-                if len(_PMO_CACHE) < 1024:
-                    _PMO_CACHE[value] = decoded
-            return decoded
+            return _PMO_CACHE.get(value) or _remember(
+                _PMO_CACHE, value, _put_options(_check_pmo(pmo))
+            )
     decoded = _put_options(_check_pmo(pmo))
     if "OriginalMsgHandle" in d or "NewMsgHandle" in d:  # version 3's handles (issue 25)
         return decoded._replace(handles=True)
@@ -460,22 +459,21 @@ def check_gmo(gmo: GMO) -> GetOptions:
     if len(d) == 1:  # the common case, Options alone, an int: one lookup by its value
         value = d.get("Options")
         if type(value) is int:
-            decoded = _GMO_OPTIONS_CACHE.get(value)
-            if decoded is None:
-                decoded = _check_gmo(gmo)
-                if len(_GMO_OPTIONS_CACHE) < 1024:
-                    _GMO_OPTIONS_CACHE[value] = decoded
-            return decoded
+            return _GMO_OPTIONS_CACHE.get(value) or _remember(
+                _GMO_OPTIONS_CACHE, value, _check_gmo(gmo)
+            )
     if not d.keys() <= _GMO_KEYS:
         return _check_gmo(gmo)
     key = (d.get("Options"), d.get("WaitInterval"), d.get("MatchOptions"), d.get("Version"))
     if not all(value is None or type(value) is int for value in key):
         return _check_gmo(gmo)  # True == 1.0 == 1: a cached int must not answer for them
-    decoded = _GMO_CACHE.get(key)
-    if decoded is None:
-        decoded = _check_gmo(gmo)
-        if len(_GMO_CACHE) < 1024:
-            _GMO_CACHE[key] = decoded
+    return _GMO_CACHE.get(key) or _remember(_GMO_CACHE, key, _check_gmo(gmo))
+
+
+def _remember(cache: dict[Any, _Decoded], key: object, decoded: _Decoded) -> _Decoded:
+    """Keep a decoding for the next structure with the same values (1,024 at most per cache)."""
+    if len(cache) < 1024:
+        cache[key] = decoded
     return decoded
 
 
