@@ -81,6 +81,8 @@ class Host:
     # client must give a user. False: started without it (CHCKCLNT(ASQMGR)), so a client that
     # gives none runs as the channel's MCAUSER, app.
     app_password_required: bool = True
+    # channel -> its MCAUSER: the user a client that gives none acts as (define_svrconn)
+    mcausers: dict[str, str] = field(default_factory=dict)
     models: dict[str, Model] = field(default_factory=dict)
     dynamic: dict[str, str] = field(default_factory=dict)  # dynamic queue -> TEMPDYN/PERMDYN
     opened: dict[str, list[int]] = field(default_factory=dict)  # queue -> [input, output] opens
@@ -146,6 +148,25 @@ class Host:
     def notify(self) -> None:
         """Something that a waiting get may be looking for has happened (call under the lock)."""
         self.changed.notify_all()
+
+    # -- channels -------------------------------------------------------------------------------
+    def define_svrconn(self, name: str, mcauser: str = "admin") -> None:
+        """A server-connection channel such as a private queue manager has (pymqi's examples use
+        SVRCONN.1): no CHLAUTH or CONNAUTH rule stops a client on it, so one that gives no user
+        acts as ``mcauser`` (its MCAUSER; ``admin`` may do anything); a client that gives ``app``
+        or ``admin`` is that user, as on the developer container's channels."""
+        with self.lock:
+            self.channels[name] = {"app", "admin"}
+            self.channel_types[name] = SVRCONN
+            self.mcausers[name] = mcauser
+
+    def mcauser(self, channel: str) -> str | None:
+        """Who a client that gives no user acts as on ``channel`` (None: it must give one):
+        DEV.APP.SVRCONN's ``app`` on a container started without MQ_APP_PASSWORD, or the MCAUSER
+        of a channel made by :meth:`define_svrconn`."""
+        if channel == APP_CHANNEL and not self.app_password_required:
+            return "app"
+        return self.mcausers.get(channel)
 
     # -- names ----------------------------------------------------------------------------------
     def unique_suffix(self) -> str:
