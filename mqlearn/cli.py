@@ -169,8 +169,9 @@ def _add_run_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
         action="append",
         default=[],
         metavar="NAME",
-        help="a server-connection channel to define (repeatable): a client that gives no user "
-        "acts on it as admin, as on a private queue manager with no CHLAUTH or CONNAUTH rule",
+        help="a server-connection channel (repeatable; DEV.APP.SVRCONN may be redefined) on "
+        "which every client acts as admin, whatever user it gives: MCAUSER an administrator, "
+        "no CHLAUTH or CONNAUTH rule, as on a developer's private queue manager",
     )
     run.add_argument(
         "--mqsc",

@@ -118,10 +118,12 @@ class QueueManager:
         channel = text(cd.ChannelName)
         if channel not in found.channels:
             raise self._LIB.MQMIError(fail, CMQC.MQRC_UNKNOWN_CHANNEL_NAME)
+        if channel in found.mcausers:  # MCAUSER set and no CONNAUTH: the channel's user
+            self._attach(found, found.qm.name, found.mcausers[channel])
+            return
         user_text = text(user)
-        mcauser = found.mcauser(channel)
-        if not user_text and mcauser is not None:
-            user_text, password = mcauser, None  # the channel's MCAUSER, no password to check
+        if not user_text and channel == hosting.APP_CHANNEL and not found.app_password_required:
+            user_text, password = "app", None  # the channel's MCAUSER, no password to check
         if user_text not in found.channels[channel]:
             raise self._LIB.MQMIError(fail, CMQC.MQRC_NOT_AUTHORIZED)
         expected = found.passwords.get(user_text)

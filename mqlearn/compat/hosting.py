@@ -81,7 +81,7 @@ class Host:
     # client must give a user. False: started without it (CHCKCLNT(ASQMGR)), so a client that
     # gives none runs as the channel's MCAUSER, app.
     app_password_required: bool = True
-    # channel -> its MCAUSER: the user a client that gives none acts as (define_svrconn)
+    # channel -> its MCAUSER, which every client on it acts as (define_svrconn)
     mcausers: dict[str, str] = field(default_factory=dict)
     models: dict[str, Model] = field(default_factory=dict)
     dynamic: dict[str, str] = field(default_factory=dict)  # dynamic queue -> TEMPDYN/PERMDYN
@@ -151,22 +151,15 @@ class Host:
 
     # -- channels -------------------------------------------------------------------------------
     def define_svrconn(self, name: str, mcauser: str = "admin") -> None:
-        """A server-connection channel such as a private queue manager has (pymqi's examples use
-        SVRCONN.1): no CHLAUTH or CONNAUTH rule stops a client on it, so one that gives no user
-        acts as ``mcauser`` (its MCAUSER; ``admin`` may do anything); a client that gives ``app``
-        or ``admin`` is that user, as on the developer container's channels."""
+        """A server-connection channel as a private queue manager may have one (pymqi's examples
+        use SVRCONN.1): its MCAUSER is ``mcauser`` and no CHLAUTH rule or CONNAUTH check applies,
+        so every client on it acts as ``mcauser`` (``admin`` may do anything), whatever user and
+        password it gives. Redefining DEV.APP.SVRCONN this way lets a program that gives no user,
+        or one app may not act for, in."""
         with self.lock:
-            self.channels[name] = {"app", "admin"}
+            self.channels.setdefault(name, set())
             self.channel_types[name] = SVRCONN
             self.mcausers[name] = mcauser
-
-    def mcauser(self, channel: str) -> str | None:
-        """Who a client that gives no user acts as on ``channel`` (None: it must give one):
-        DEV.APP.SVRCONN's ``app`` on a container started without MQ_APP_PASSWORD, or the MCAUSER
-        of a channel made by :meth:`define_svrconn`."""
-        if channel == APP_CHANNEL and not self.app_password_required:
-            return "app"
-        return self.mcausers.get(channel)
 
     # -- names ----------------------------------------------------------------------------------
     def unique_suffix(self) -> str:

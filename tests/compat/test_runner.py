@@ -120,23 +120,29 @@ def test_program_for_another_queue_manager_runs_with_its_environment(
     assert queue.maxdepth == 5000  # the MQSC file's continued line was read
 
 
-def test_an_mqsc_channel_client_giving_app_is_app(tmp_path: Path) -> None:
-    """A client on a --channel channel that names a user acts as that user: app may not open
-    TEST.1 (2035), as on a queue manager with the developer configuration's records."""
+def test_every_client_on_a_channel_option_acts_as_admin(tmp_path: Path) -> None:
+    """--channel's channel has an administrator as MCAUSER and no CONNAUTH: a client that gives
+    app acts as admin and may open TEST.1; on DEV.APP.SVRCONN it is app, which may not (2035, as
+    on the developer container), until --channel DEV.APP.SVRCONN redefines that channel too."""
     program = write(
         tmp_path,
         "as_app.py",
         """\
+        import sys
+
         import pymqi
 
-        qmgr = pymqi.connect("QM01", "SVRCONN.1", "host(1434)", "app", "pw")
+        qmgr = pymqi.connect("QM01", sys.argv[1], "host(1434)", "app", "any password")
         try:
             pymqi.Queue(qmgr, "TEST.1").put(b"x")
         except pymqi.MQMIError as e:
             raise SystemExit(e.reason - 2000)
         """,
     )
-    assert runner.run(program, [], QM01) == 35
+    assert runner.run(program, ["SVRCONN.1"], QM01) == 0
+    assert runner.run(program, ["DEV.APP.SVRCONN"], QM01) == 35
+    redefined = Environment(qmgr="QM01", port=1434, channels=("DEV.APP.SVRCONN",))
+    assert runner.run(program, ["DEV.APP.SVRCONN"], redefined) == 0
 
 
 # -- Python's behaviour ------------------------------------------------------------------------------
