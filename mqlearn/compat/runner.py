@@ -5,8 +5,9 @@
 and ``import ibmmq`` answered by mqlearn's shims: for the run, ``sys.modules`` holds the shims
 under the libraries' names (``pymqi``, ``pymqi.CMQC``, ``pymqi.CMQCFC``, ``pymqi.CMQXC``, the same
 for ``ibmmq``, and pymqi 1.x's top-level ``CMQC``, ``CMQCFC`` and ``CMQXC``); afterwards what
-was there before is put back. The shims are found by module name through the import system, as
-the program's own import finds them: this layer never imports them itself.
+was there before is put back. The shims sit a layer above this one (tests/test_layers.py), so
+they are imported by name (importlib) when a run starts, as the program's own import would find
+them, never by an import statement here.
 
 Before the program starts, the queue manager it will connect to is set up as the program's own
 environment needs (its name, its listener's port, its server-connection channels, MQSC
