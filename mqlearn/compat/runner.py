@@ -17,9 +17,10 @@ what happened on it afterwards. docs/compat.md, "Run it unchanged", is the user'
 
 from __future__ import annotations
 
+import builtins
 import importlib
+import importlib.machinery
 import os
-import runpy
 import sys
 import threading
 import traceback
@@ -173,6 +174,25 @@ def _is_under(module: types.ModuleType | None, home: Path) -> bool:
     return where is not None and Path(where).resolve().is_relative_to(home)
 
 
+def _execute(program: Path) -> None:
+    """Run the file as Python runs a script: compiled under its absolute path (``__file__``
+    and tracebacks show it, as since Python 3.9), in a fresh ``__main__`` module that replaces
+    the process's one for the run."""
+    where = os.path.abspath(program)
+    main = types.ModuleType("__main__")
+    main.__file__ = where
+    main.__builtins__ = builtins
+    main.__loader__ = importlib.machinery.SourceFileLoader("__main__", where)
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = main
+    try:
+        code = compile(Path(where).read_bytes(), where, "exec", dont_inherit=True)
+        exec(code, main.__dict__)
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
+
+
 def _exit_code(code: object) -> int:
     """What Python exits with for ``SystemExit(code)`` (a code that is not a number is printed)."""
     if code is None:
@@ -186,7 +206,8 @@ def _exit_code(code: object) -> int:
 def _print_uncaught(error: BaseException, program: Path) -> None:
     """The traceback Python prints, from the program's first frame (not the runner's)."""
     tb = error.__traceback__
-    while tb is not None and tb.tb_frame.f_code.co_filename != str(program):
+    where = os.path.abspath(program)
+    while tb is not None and tb.tb_frame.f_code.co_filename != where:
         tb = tb.tb_next
     traceback.print_exception(type(error), error, tb, file=sys.stderr)
 
@@ -227,7 +248,7 @@ def run(
     try:
         with shims_installed(env.library), _as_main(path, argv):
             try:
-                runpy.run_path(str(path), run_name="__main__")
+                _execute(path)
                 code = 0
             except SystemExit as stop:
                 code = _exit_code(stop.code)

@@ -165,10 +165,12 @@ def test_exit_codes(
 
 
 def test_uncaught_exception_traceback_starts_in_the_program(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    program = write(tmp_path, "boom.py", "def f():\n    raise ValueError('no')\n\nf()\n")
-    assert runner.run(program) == 1
+    write(tmp_path, "boom.py", "def f():\n    raise ValueError('no')\n\nf()\n")
+    monkeypatch.chdir(tmp_path)
+    assert runner.run("boom.py") == 1  # as typed; Python shows the absolute path
+    program = tmp_path / "boom.py"
     err = capsys.readouterr().err
     assert err.splitlines() == [
         "Traceback (most recent call last):",
@@ -198,21 +200,29 @@ def test_main_argv_path_and_modules_restored(tmp_path: Path) -> None:
         import pymqi
 
         sys.argv.append("changed")
-        seen = [__name__, sys.argv[:-1], sys.path[0], helper_of_the_program.VALUE]
+        seen = [__name__, sys.argv[:-1], sys.path[0], helper_of_the_program.VALUE, __file__,
+                sys.modules["__main__"].__dict__ is globals()]
         open({str(out)!r}, "w").write(repr(seen))
         """,
     )
     sentinel = object()
     sys.modules["pymqi"] = sentinel  # type: ignore[assignment]  # a real pymqi, say
-    argv, path, modules = sys.argv[:], sys.path[:], set(sys.modules)
+    argv, path, modules, main = sys.argv[:], sys.path[:], set(sys.modules), sys.modules["__main__"]
     try:
         assert runner.run(program, ["a", "--b"]) == 0
         assert sys.modules["pymqi"] is sentinel
     finally:
         del sys.modules["pymqi"]
-    expected = ["__main__", [str(program), "a", "--b"], str(tmp_path.resolve()), "mine"]
+    expected = [
+        "__main__",
+        [str(program), "a", "--b"],
+        str(tmp_path.resolve()),
+        "mine",
+        str(program.absolute()),
+        True,
+    ]
     assert eval(out.read_text()) == expected
-    assert (sys.argv, sys.path) == (argv, path)
+    assert (sys.argv, sys.path, sys.modules["__main__"]) == (argv, path, main)
     added = set(sys.modules) - modules
     assert not added & {"helper_of_the_program", "ibmmq", "CMQC", "pymqi.CMQC", "ibmmq.CMQC"}
 
