@@ -181,7 +181,7 @@ def _execute(program: Path) -> None:
     where = os.path.abspath(program)
     main = types.ModuleType("__main__")
     main.__file__ = where
-    main.__builtins__ = builtins
+    main.__dict__["__builtins__"] = builtins
     main.__loader__ = importlib.machinery.SourceFileLoader("__main__", where)
     saved = sys.modules.get("__main__")
     sys.modules["__main__"] = main
