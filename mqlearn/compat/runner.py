@@ -278,9 +278,13 @@ def event_log(qmgr: str | None = None) -> str:
     for host in hosts:
         with host.lock:
             host.sync()
-            frame = host.qm.events_frame()[EVENT_COLUMNS]
-            parts.append(
-                f"Event log of {host.qm.name}: {len(host.qm.events)} events, virtual time now "
-                f"{host.sim.now} ms\n{frame.to_string()}"
+            events = len(host.qm.events)
+            head = (
+                f"Event log of {host.qm.name}: {events} events, virtual time now {host.sim.now} ms"
             )
+            if not events:
+                parts.append(head)
+                continue
+            frame = host.qm.events_frame()[EVENT_COLUMNS]
+            parts.append(f"{head}\n{frame.to_string()}")
     return "\n\n".join(parts)

@@ -332,6 +332,11 @@ def test_event_log_shows_the_discard_of_an_expired_message(
     ]
 
 
+def test_event_log_of_a_queue_manager_nothing_happened_on(tmp_path: Path) -> None:
+    assert runner.run(write(tmp_path, "p.py", "import pymqi\n"), [], QM01) == 0
+    assert runner.event_log() == "Event log of QM01: 0 events, virtual time now 0 ms"
+
+
 # -- the command, end to end ------------------------------------------------------------------------------
 def mqlearn(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
