@@ -23,12 +23,14 @@ import importlib.machinery
 import os
 import sys
 import threading
+import time
 import traceback
 import types
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+from typing import SupportsIndex
 
 from mqlearn.compat import hosting
 from mqlearn.interop import mqsc
@@ -193,6 +195,32 @@ def _execute(program: Path) -> None:
             sys.modules["__main__"] = saved
 
 
+@contextmanager
+def _sleep_noted() -> Iterator[None]:
+    """In virtual time a program's ``time.sleep`` moves no simulated clock, where on real MQ its
+    messages would age: say so on stderr, once, the first time the program sleeps."""
+    wall_sleep = time.sleep
+    told = False
+
+    def sleep(seconds: float | SupportsIndex) -> None:
+        nonlocal told
+        if not told:
+            told = True
+            print(
+                f"mqlearn run: time.sleep({seconds}) lets wall-clock time pass, not the simulated "
+                "queue manager's: no message ages while the program sleeps (on real MQ it would); "
+                "run it with --realtime 1 to make the clock follow the wall clock",
+                file=sys.stderr,
+            )
+        wall_sleep(seconds)
+
+    time.sleep = sleep
+    try:
+        yield
+    finally:
+        time.sleep = wall_sleep
+
+
 def _exit_code(code: object) -> int:
     """What Python exits with for ``SystemExit(code)`` (a code that is not a number is printed)."""
     if code is None:
@@ -246,7 +274,8 @@ def run(
         host.realtime(env.realtime)
     threads = set(threading.enumerate())
     try:
-        with shims_installed(env.library), _as_main(path, argv):
+        noted = _sleep_noted() if env.realtime is None else nullcontext()
+        with shims_installed(env.library), _as_main(path, argv), noted:
             try:
                 _execute(path)
                 code = 0

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -247,6 +248,22 @@ def test_program_threads_are_joined_before_run_returns(tmp_path: Path) -> None:
     assert runner.run(program) == 0
     assert done.read_text() == "yes"
     assert threading.active_count() == before
+
+
+def test_a_sleep_in_virtual_time_is_pointed_out_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A sleeping program's messages do not age in virtual time: the runner says so (once), and
+    not under --realtime; time.sleep is the wall clock's again after the run."""
+    wall_sleep = time.sleep
+    program = write(tmp_path, "p.py", "import time\ntime.sleep(0.01)\ntime.sleep(0.01)\n")
+    assert runner.run(program) == 0
+    err = capsys.readouterr().err
+    assert err.count("mqlearn run: time.sleep(0.01) lets wall-clock time pass") == 1
+    assert "--realtime 1" in err
+    assert runner.run(program, [], Environment(realtime=1.0)) == 0
+    assert capsys.readouterr().err == ""
+    assert time.sleep is wall_sleep
 
 
 def test_realtime_is_for_the_run_only(tmp_path: Path) -> None:
