@@ -204,7 +204,7 @@ def _add_run_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser
 
 def _run_program(args: argparse.Namespace) -> int:
     """``mqlearn run``: the program's exit code, or 2 for bad input."""
-    from mqlearn.compat import runner
+    from mqlearn import program_runner as runner
 
     environment = runner.Environment(
         qmgr=args.qmgr,

@@ -1,4 +1,4 @@
-"""``mqlearn run``: programs run with their ``import pymqi`` line as it is (mqlearn.compat.runner).
+"""``mqlearn run``: programs run with their ``import pymqi`` line as it is (mqlearn.program_runner).
 
 The corpus of tests/compat/programs/ runs through :func:`runner.run` untouched, once with the
 library it imports and once with ``--library ibmmq``; a program written for another environment
@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from mqlearn import ibmmq, pymqi
-from mqlearn.compat import hosting, runner
-from mqlearn.compat.runner import Environment, RunError
+from mqlearn import program_runner as runner
+from mqlearn.compat import hosting
+from mqlearn.program_runner import Environment, RunError
 
 HERE = Path(__file__).parent
 PROGRAMS = sorted((HERE / "programs").glob("*.py"))

@@ -5,9 +5,8 @@
 and ``import ibmmq`` answered by mqlearn's shims: for the run, ``sys.modules`` holds the shims
 under the libraries' names (``pymqi``, ``pymqi.CMQC``, ``pymqi.CMQCFC``, ``pymqi.CMQXC``, the same
 for ``ibmmq``, and pymqi 1.x's top-level ``CMQC``, ``CMQCFC`` and ``CMQXC``); afterwards what
-was there before is put back. The shims sit a layer above this one (tests/test_layers.py), so
-they are imported by name (importlib) when a run starts, as the program's own import would find
-them, never by an import statement here.
+was there before is put back. The shims are imported when a run starts, not when this module is
+(``mqlearn --help`` and the other commands do not load them).
 
 Before the program starts, the queue manager it will connect to is set up as the program's own
 environment needs (its name, its listener's port, its server-connection channels, MQSC
@@ -18,7 +17,6 @@ what happened on it afterwards. docs/compat.md, "Run it unchanged", is the user'
 from __future__ import annotations
 
 import builtins
-import importlib
 import importlib.machinery
 import os
 import sys
@@ -36,7 +34,6 @@ from mqlearn.compat import hosting
 from mqlearn.interop import mqsc
 
 LIBRARIES = ("pymqi", "ibmmq")
-SHIM = {"pymqi": "mqlearn.pymqi", "ibmmq": "mqlearn.ibmmq"}  # the library -> its shim module
 # the submodules each library's package has and the shim holds (pymqi's CMQZC is not simulated;
 # ibmmq's CMQSTRC is reached as ``ibmmq.CMQSTRC`` or ``from ibmmq import CMQSTRC``)
 SUBMODULES = ("CMQC", "CMQCFC", "CMQXC")
@@ -112,21 +109,32 @@ def _run_mqsc(host: hosting.Host, path: Path, script: str) -> None:
 
 
 def aliases(library: str | None = None) -> dict[str, tuple[str, str | None]]:
-    """The module names a program may import -> (the shim module that answers, and which of its
+    """The module names a program may import -> (the library whose shim answers, and which of its
     constant modules, or None for the shim itself)."""
     found: dict[str, tuple[str, str | None]] = {}
     for name in LIBRARIES:
-        shim = SHIM[library or name]
+        shim = library or name
         found[name] = (shim, None)
         found.update({f"{name}.{sub}": (shim, sub) for sub in SUBMODULES})
-    found.update({sub: (SHIM[library or "pymqi"], sub) for sub in TOP_LEVEL})
+    found.update({sub: (library or "pymqi", sub) for sub in TOP_LEVEL})
     return found
 
 
-def _module(shim: str, constants: str | None) -> types.ModuleType:
+def _shim(library: str) -> types.ModuleType:
+    """mqlearn's shim of ``library``."""
+    if library == "pymqi":
+        import mqlearn.pymqi as pymqi_shim
+
+        return pymqi_shim
+    import mqlearn.ibmmq as ibmmq_shim
+
+    return ibmmq_shim
+
+
+def _module(library: str, constants: str | None) -> types.ModuleType:
     """A shim module, or one of its constant modules (an attribute of the shim: the shims'
     ``CMQC`` is not a module named ``mqlearn.pymqi.CMQC``)."""
-    module = importlib.import_module(shim)
+    module = _shim(library)
     if constants is None:
         return module
     found = getattr(module, constants)
@@ -141,8 +149,8 @@ def shims_installed(library: str | None = None) -> Iterator[None]:
     names = aliases(library)
     saved = {name: sys.modules[name] for name in names if name in sys.modules}
     try:
-        for name, (shim, constants) in names.items():
-            sys.modules[name] = _module(shim, constants)
+        for name, (library_of, constants) in names.items():
+            sys.modules[name] = _module(library_of, constants)
         yield
     finally:
         for name in names:
