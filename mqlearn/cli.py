@@ -1,5 +1,7 @@
-"""The ``mqlearn`` command: the Spark pipeline from a shell.
+"""The ``mqlearn`` command: the Spark pipeline from a shell, and pymqi/ibmmq programs run unchanged.
 
+    mqlearn run [--qmgr NAME] [--port N] [--channel NAME ...] [--mqsc FILE] [--realtime SPEED]
+        [--library pymqi|ibmmq] [--events] PROGRAM.py [ARGS ...]
     mqlearn pipeline generate --out DIR [--seed S --events N --queues N ...]
     mqlearn pipeline run --trace T --queues Q --out DIR [--master URL]
         [--driver-memory 4g] [--conf KEY=VALUE ...] [--partitions N] [--strategy auto|shuffle]
@@ -15,6 +17,10 @@ driver memory and shuffle partitions are chosen from the machine and the trace
 (:mod:`mqlearn.pipeline.spark_settings`, logged in one line on stderr with the strategy);
 ``--driver-memory``, ``--conf``, ``--partitions`` and ``--strategy`` override them. Exit codes:
 0 done, 2 bad input (the message says what), 1 the job itself failed.
+
+``run`` runs a program as ``python PROGRAM.py ARGS`` would, its ``import pymqi`` and ``import
+ibmmq`` answered by mqlearn's shims, and exits with the program's exit code (2 for bad input
+found before the program starts: docs/compat.md, "Run it unchanged").
 
 Only what the chosen command needs is imported: ``run --engine local`` loads no pyspark, a Spark
 driver no numba (its tasks do), ``--help`` neither.
@@ -125,8 +131,97 @@ def _parser() -> argparse.ArgumentParser:
     sweep.add_argument("--seed", type=int, default=unset)
 
     activity_cli.add_parser(actions)
+    _add_run_parser(commands)
     course_cli.add_parser(commands)  # mqlearn course progress|show|assign|grade (no Spark)
     return parser
+
+
+RUN_HELP = """Run a pymqi or ibmmq program unchanged on mqlearn's simulated queue manager: as
+'python PROGRAM.py ARGS' would run it, but its 'import pymqi' and 'import ibmmq' (and pymqi 1.x's
+'import CMQC') give mqlearn's shims. Without options the program finds IBM's MQ developer
+container: queue manager QM1 listening on port 1414 (any host), channels DEV.APP.SVRCONN (user
+app) and DEV.ADMIN.SVRCONN (user admin), queues DEV.QUEUE.1-3. The options describe the
+environment a program was written for instead, so that it needs no edit. Exit code: the
+program's; 2 for bad input found before it starts."""
+
+
+def _add_run_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    run = commands.add_parser(
+        "run",
+        help="run a pymqi or ibmmq program unchanged on the simulated queue manager",
+        description=RUN_HELP,
+    )
+    run.add_argument(
+        "--qmgr",
+        default="QM1",
+        metavar="NAME",
+        help="the queue manager's name (default %(default)s); it has the developer container's "
+        "objects and is the one --port, --channel, --mqsc and --realtime set up",
+    )
+    run.add_argument(
+        "--port",
+        type=int,
+        metavar="N",
+        help="the port its listener takes (default 1414); the host in a CONNAME is not checked",
+    )
+    run.add_argument(
+        "--channel",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a server-connection channel (repeatable; DEV.APP.SVRCONN may be redefined) on "
+        "which every client acts as admin, whatever user it gives: MCAUSER an administrator, "
+        "no CHLAUTH or CONNAUTH rule, as on a developer's private queue manager",
+    )
+    run.add_argument(
+        "--mqsc",
+        metavar="FILE",
+        help="MQSC commands (mqlearn's subset: docs/interop.md) to run on the queue manager "
+        "before the program starts, e.g. DEFINE QLOCAL(TEST.1)",
+    )
+    run.add_argument(
+        "--realtime",
+        type=float,
+        metavar="SPEED",
+        help="the virtual clock follows the wall clock, SPEED virtual seconds a second (for "
+        "programs that sleep or run threads); default: virtual time, moved only by MQGMO_WAIT",
+    )
+    run.add_argument(
+        "--library",
+        choices=("pymqi", "ibmmq"),
+        help="give this library's shim whichever of the two the program imports (default: the "
+        "one it imports)",
+    )
+    run.add_argument(
+        "--events",
+        action="store_true",
+        help="after the program ends, print each queue manager's event log (puts, gets, "
+        "expiries, discards ...) with virtual times",
+    )
+    run.add_argument("program", metavar="PROGRAM.py", help="the program file")
+    run.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="its arguments")
+
+
+def _run_program(args: argparse.Namespace) -> int:
+    """``mqlearn run``: the program's exit code, or 2 for bad input."""
+    from mqlearn import program_runner as runner
+
+    environment = runner.Environment(
+        qmgr=args.qmgr,
+        port=args.port,
+        channels=tuple(args.channel),
+        mqsc=args.mqsc,
+        realtime=args.realtime,
+        library=args.library,
+    )
+    try:
+        code = runner.run(args.program, args.args, environment)
+    except runner.RunError as error:
+        print(f"mqlearn run: error: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.events:
+        print(runner.event_log())
+    return code
 
 
 def _print_tables(out: Path, rows: dict[str, int]) -> None:
@@ -265,6 +360,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args = _parser().parse_args(argv)
     err = sys.stderr
+    if args.command == "run":
+        return _run_program(args)
     if args.command == course_cli.COMMAND:
         return course_cli.run(args, sys.stdout, err)
     if args.action == activity_cli.ACTION:  # in this process, no Spark

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mqlearn"
-TIERS = (("mqi", "rules"), ("engine",), ("interop",), ("compat",), ("pymqi", "ibmmq"), ("patterns",),
-         ("viz", "checks", "pipeline"), ("cli",))  # fmt: skip
+TIERS = (("mqi", "rules"), ("engine",), ("interop",), ("compat",), ("pymqi", "ibmmq"),
+         ("program_runner",), ("patterns",), ("viz", "checks", "pipeline"), ("cli",))  # fmt: skip
 TIER = {layer: rank for rank, layers in enumerate(TIERS) for layer in layers}
 FACADE = "patterns"  # the highest layer mqlearn/__init__.py imports
 

@@ -118,6 +118,9 @@ class QueueManager:
         channel = text(cd.ChannelName)
         if channel not in found.channels:
             raise self._LIB.MQMIError(fail, CMQC.MQRC_UNKNOWN_CHANNEL_NAME)
+        if channel in found.mcausers:  # MCAUSER set and no CONNAUTH: the channel's user
+            self._attach(found, found.qm.name, found.mcausers[channel])
+            return
         user_text = text(user)
         if not user_text and channel == hosting.APP_CHANNEL and not found.app_password_required:
             user_text, password = "app", None  # the channel's MCAUSER, no password to check

@@ -81,6 +81,8 @@ class Host:
     # client must give a user. False: started without it (CHCKCLNT(ASQMGR)), so a client that
     # gives none runs as the channel's MCAUSER, app.
     app_password_required: bool = True
+    # channel -> its MCAUSER, which every client on it acts as (define_svrconn)
+    mcausers: dict[str, str] = field(default_factory=dict)
     models: dict[str, Model] = field(default_factory=dict)
     dynamic: dict[str, str] = field(default_factory=dict)  # dynamic queue -> TEMPDYN/PERMDYN
     opened: dict[str, list[int]] = field(default_factory=dict)  # queue -> [input, output] opens
@@ -146,6 +148,18 @@ class Host:
     def notify(self) -> None:
         """Something that a waiting get may be looking for has happened (call under the lock)."""
         self.changed.notify_all()
+
+    # -- channels -------------------------------------------------------------------------------
+    def define_svrconn(self, name: str, mcauser: str = "admin") -> None:
+        """A server-connection channel as a private queue manager may have one (pymqi's examples
+        use SVRCONN.1): its MCAUSER is ``mcauser`` and no CHLAUTH rule or CONNAUTH check applies,
+        so every client on it acts as ``mcauser`` (``admin`` may do anything), whatever user and
+        password it gives. Redefining DEV.APP.SVRCONN this way lets a program that gives no user,
+        or one app may not act for, in."""
+        with self.lock:
+            self.channels.setdefault(name, set())
+            self.channel_types[name] = SVRCONN
+            self.mcausers[name] = mcauser
 
     # -- names ----------------------------------------------------------------------------------
     def unique_suffix(self) -> str:

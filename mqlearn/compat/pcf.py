@@ -297,6 +297,7 @@ def _channels(lib: Any, host: Host, command: str, params: dict[int, Any]) -> lis
             raise _fail(lib, CMQCFC.MQRCCF_CHANNEL_NOT_FOUND, f"no channel {name}")
         del host.channel_types[name]
         host.channels.pop(name, None)
+        host.mcausers.pop(name, None)
         return []
     wanted = params.get(CMQCFC.MQIACH_CHANNEL_TYPE)
     names = sorted(

@@ -184,6 +184,7 @@ class _Failed(Exception):
 class _Input:
     lines: tuple[str, ...]  # as typed, for the echo
     command: str | None  # continuations joined; None for a comment or blank line
+    line: int  # the number of its first line in the text, from 1
 
 
 def _inputs(text: str) -> Iterator[_Input]:
@@ -193,8 +194,9 @@ def _inputs(text: str) -> Iterator[_Input]:
     while i < len(lines):
         line = lines[i]
         i += 1
+        first = i
         if not line.strip() or line.startswith("*"):
-            yield _Input((line,), None)
+            yield _Input((line,), None, first)
             continue
         typed, parts, current = [line], [], line.lstrip()
         while current.endswith(("+", "-")) and i < len(lines):
@@ -204,7 +206,7 @@ def _inputs(text: str) -> Iterator[_Input]:
             typed.append(following)
             current = following.lstrip() if current[-1] == "+" else following
         parts.append(current[:-1] if current.endswith(("+", "-")) else current)
-        yield _Input(tuple(typed), "".join(parts))
+        yield _Input(tuple(typed), "".join(parts), first)
 
 
 def _value(text: str, i: int) -> tuple[str, int]:
@@ -837,31 +839,56 @@ def _count(n: int, one: str, many: str, none: str) -> str:
     return none if n == 0 else one if n == 1 else many.format(n=n)
 
 
+@dataclass(frozen=True)
+class Answer:
+    """One entry of an MQSC script and runmqsc's answer to it."""
+
+    line: int  # the number of its first line in the script, from 1
+    typed: tuple[str, ...]  # its lines as typed (a command continued over several has them all)
+    command: str | None  # the command, continuations joined; None for a comment or blank line
+    response: tuple[str, ...]  # runmqsc's reply lines
+    outcome: str  # "comment", "done", "syntax" (runmqsc rejected it) or "failed" (MQ did)
+
+
+def answers(qm: QueueManager, text: str) -> list[Answer]:
+    """Run MQSC text command by command, as runmqsc reads a script; never raises for bad MQSC:
+    a command with a syntax error or one that fails changes nothing (commands before it keep
+    their effect) and says so in its Answer."""
+    if not isinstance(text, str):
+        raise TypeError(f"MQSC text must be a str, got {type(text).__name__}")
+    found = []
+    for entry in _inputs(text):
+        response: list[str] = []
+        outcome = "comment"
+        if entry.command is not None:
+            try:
+                response, outcome = _execute(qm, entry.command), "done"
+            except _Syntax as error:
+                response, outcome = error.lines(entry.command), "syntax"
+            except _Failed as failure:
+                response, outcome = [failure.line], "failed"
+        found.append(Answer(entry.line, entry.lines, entry.command, tuple(response), outcome))
+    return found
+
+
 def run(qm: QueueManager, text: str) -> str:
     """Run MQSC text as runmqsc reads a script: echo each line, answer each command, then sum up.
 
     Never raises for bad MQSC: syntax errors and failures are answered in the text, and a
     command that fails changes nothing (commands before it keep their effect).
     """
-    if not isinstance(text, str):
-        raise TypeError(f"MQSC text must be a str, got {type(text).__name__}")
     out: list[str] = []
     read = syntax = failed = 0
-    for entry in _inputs(text):
-        if entry.command is None:
-            out.append(f"{'':6} : {entry.lines[0]}".rstrip())
+    for answer in answers(qm, text):
+        if answer.command is None:
+            out.append(f"{'':6} : {answer.typed[0]}".rstrip())
             continue
         read += 1
-        out.append(f"{read:6} : {entry.lines[0]}")
-        out.extend(f"{'':6} : {line}".rstrip() for line in entry.lines[1:])
-        try:
-            out.extend(_execute(qm, entry.command))
-        except _Syntax as error:
-            syntax += 1
-            out.extend(error.lines(entry.command))
-        except _Failed as failure:
-            failed += 1
-            out.append(failure.line)
+        syntax += answer.outcome == "syntax"
+        failed += answer.outcome == "failed"
+        out.append(f"{read:6} : {answer.typed[0]}")
+        out.extend(f"{'':6} : {line}".rstrip() for line in answer.typed[1:])
+        out.extend(answer.response)
     out.append(
         _count(read, "One MQSC command read.", "{n} MQSC commands read.", "No MQSC commands read.")
     )
