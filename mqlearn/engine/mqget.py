@@ -13,7 +13,7 @@ docs/engine.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from typing import TYPE_CHECKING, Any
 
 from mqlearn.engine import groups
@@ -222,7 +222,7 @@ def _find(
 
 
 def walk(
-    candidates: Iterable[Record], now: int, hidden: Callable[[int], bool] | None = None
+    candidates: Iterable[Record], now: int, hidden: Container[int] | None = None
 ) -> tuple[Record | None, list[Record]]:
     """The discard walk, the engine's one home of it (rules EXP-21..24): what a get or browse
     returns and the expired messages it discards ahead of it.
@@ -240,7 +240,7 @@ def walk(
     """
     expired: list[Record] = []
     for candidate in candidates:
-        if hidden is not None and hidden(candidate[SEQ]):
+        if hidden is not None and candidate[SEQ] in hidden:
             continue  # not this call's to see
         if is_expired(candidate[DEADLINE], now):  # EXP-20
             expired.append(candidate)  # discarded ahead of what the call returns

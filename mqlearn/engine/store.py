@@ -27,7 +27,7 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_left, bisect_right
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Container, Iterable, Iterator
 from itertools import chain, islice
 from operator import itemgetter
 from typing import Any
@@ -308,25 +308,14 @@ class LocalStore:
             found = chain.from_iterable(self.lanes[self.top :: -1])
         return found if keep is None else filter(keep, found)
 
-    def hidden(self, handle: object) -> Callable[[int], bool] | None:
+    def hidden(self, handle: object) -> Container[int] | None:
         """Which candidates, by message number, a get or browse by ``handle`` may not see:
         those removed from the middle of a lane (tombstones), uncommitted, got in a unit of
         work, or locked by another handle. None when no message is any of these (the hot path);
-        the tombstone set's own test when only tombstones are (a run of matched gets)."""
-        marks, tombstones = self._marks, self._tombstones
-        if not marks:
-            return tombstones.__contains__ if tombstones else None
-
-        def hides(seq: int) -> bool:
-            if seq in tombstones:
-                return True
-            mark = marks.get(seq)
-            if mark is None:
-                return False
-            locker = mark.locker
-            return bool(mark.state) or (locker is not None and locker is not handle)
-
-        return hides
+        the tombstone set itself when only tombstones are (a run of matched gets)."""
+        if not self._marks:
+            return self._tombstones or None
+        return _Hidden(self._tombstones, self._marks, handle)
 
     def _after(self, after: tuple[int, int]) -> Iterator[Record]:
         """The lanes after a cursor position (lane, seq), in delivery order."""
@@ -474,6 +463,24 @@ def group_id(record: Record) -> bytes | None:
     """A record's GroupId, or None for MQGI_NONE (not indexed: it matches any group)."""
     group: bytes = record_field(record, "GroupId", _GI_NONE)
     return None if group == _GI_NONE else group
+
+
+class _Hidden:
+    """The messages a handle may not see when some have marks (:meth:`LocalStore.hidden`)."""
+
+    __slots__ = ("handle", "marks", "tombstones")
+
+    def __init__(self, tombstones: set[int], marks: dict[int, Mark], handle: object) -> None:
+        self.tombstones, self.marks, self.handle = tombstones, marks, handle
+
+    def __contains__(self, seq: object) -> bool:
+        if seq in self.tombstones:
+            return True
+        mark = self.marks.get(seq)  # type: ignore[call-overload]
+        if mark is None:
+            return False
+        locker = mark.locker
+        return bool(mark.state) or (locker is not None and locker is not self.handle)
 
 
 def _entries(index: Index, key: bytes) -> list[Record]:
