@@ -51,10 +51,8 @@ COLUMNS: dict[str, tuple[type, tuple[int, ...]]] = {
     "msg_words": (np.uint64, (3,)),  # the MsgId's 24 bytes
     "correl_words": (np.uint64, (3,)),
     "correl_null": (np.bool_, ()),  # no CorrelId
-    "msg_zero": (np.bool_, ()),  # MQMI_NONE (24 zero bytes)
-    "correl_zero": (np.bool_, ()),  # MQCI_NONE
 }
-MAX_CHUNKS = 32  # text chunks a store holds before they are joined into one
+MAX_CHUNKS = 8  # text chunks a store holds before they are joined into one
 SPARE_SLOTS = 65_536  # slots of messages gone a store may hold beyond as many as live ones
 
 
@@ -111,6 +109,9 @@ class Backlog:
         if not len(wanted):
             return pa.nulls(len(slots), pa.string())
         chunk = np.searchsorted(self.starts, slots[wanted], "right") - 1
+        if chunk[0] == chunk[-1] and (chunk == chunk[0]).all():  # one chunk: no regrouping
+            column = self.chunks[chunk[0]][name].chunk(0)
+            return take(column, np.where(slots >= 0, slots - self.starts[chunk[0]], -1))
         order = np.argsort(chunk, kind="stable")
         bounds = np.searchsorted(chunk[order], np.arange(len(self.chunks) + 1))
         pieces = []

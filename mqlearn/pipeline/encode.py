@@ -157,10 +157,8 @@ def _id_codes(column: IdColumn, valid: Validated) -> np.ndarray:
 def _carried_codes(column: IdColumn, carried: Carried, name: str) -> np.ndarray:
     """:func:`_id_codes` of the identifiers ``name`` ("msg" or "correl") carried as words."""
     null = carried.column("correl_null") if name == "correl" else np.zeros(len(carried), bool)
-    if not column.asked:
-        return column.codes_of(np.zeros((0, 3), dtype=np.uint64), null)
-    codes = column.codes_of(carried.column(f"{name}_words"), null)
-    return np.where(carried.column(f"{name}_zero"), -1, codes)
+    words = carried.store.values[f"{name}_words"]
+    return column.codes_of(words, carried.slots, null, none=bool(column.asked))
 
 
 def _index(
@@ -272,7 +270,9 @@ def encode(
         is_put & ((reason == 0) | (reason == C.MQRC_PRIORITY_EXCEEDS_MAXIMUM))
     )
     n_carried = len(carried)
-    carried_part = np.searchsorted(parts, carried_part)
+    partition_of = np.zeros(len(table), dtype=np.int64)  # QueueTable position -> partition
+    partition_of[parts] = np.arange(n_parts)
+    carried_part = partition_of[carried_part]
     carried_lane = carried.column("lane")
     item_part = np.concatenate((carried_part, row_part[accepted]))
     item_lane = np.concatenate((carried_lane, lane[accepted]))

@@ -330,8 +330,6 @@ class Tables:
             "msg_words": ids["msg_id"].words[row],
             "correl_words": ids["correl_id"].words[row],
             "correl_null": ids["correl_id"].codes[row] == NULL,
-            "msg_zero": ids["msg_id"].zero[row],
-            "correl_zero": ids["correl_id"].zero[row],
         }
         text = pa.table({name: self._row_text(name, row, part) for name in TEXT.names}, schema=TEXT)
         return kept.and_then(values, text)
