@@ -127,17 +127,22 @@ class Backlog:
 
 @dataclass(frozen=True)
 class Carried:
-    """Messages still queued (see the module docstring): their slots in ``store``."""
+    """Messages still queued (see the module docstring): their slots in ``store``, and
+    ``by_deadline``, their positions in this set with each queue's messages by (deadline,
+    arrival), the order the replay's scans and expired counts walk (queues interleaved in any
+    way): kept from the pieces before, so that a piece sorts only its own messages by
+    deadline."""
 
     store: Backlog
     slots: np.ndarray
+    by_deadline: np.ndarray
 
     def __len__(self) -> int:
         return len(self.slots)
 
     @classmethod
     def empty(cls) -> Carried:
-        return cls(Backlog.empty(), np.zeros(0, dtype=np.int64))
+        return cls(Backlog.empty(), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
 
     def column(self, name: str) -> np.ndarray:
         """The values ``name`` (of :data:`COLUMNS`) of these messages, in order."""
@@ -153,30 +158,37 @@ class Carried:
         return self.store.text(name, np.where(positions >= 0, self.slots[positions], -1))
 
     def take(self, positions: np.ndarray) -> Carried:
-        """These messages (positions in this set), in that order."""
-        return Carried(self.store, self.slots[positions])
+        """These messages (positions in this set, increasing)."""
+        renumbered = np.full(len(self) + 1, -1, dtype=np.int64)
+        renumbered[positions] = np.arange(len(positions))
+        by_deadline = renumbered[self.by_deadline]
+        return Carried(self.store, self.slots[positions], by_deadline[by_deadline >= 0])
 
     def of_queues(self, wanted: np.ndarray) -> tuple[Carried, Carried]:
         """(the messages of the queues ``wanted`` holds (bool per QueueTable position), the
         others)."""
         mine = wanted[self.part]
+        none = Carried(self.store, self.slots[:0], self.by_deadline[:0])
         if mine.all():
-            return self, Carried(self.store, self.slots[:0])
+            return self, none
         if not mine.any():
-            return Carried(self.store, self.slots[:0]), self
+            return none, self
         return self.take(np.flatnonzero(mine)), self.take(np.flatnonzero(~mine))
 
-    def and_then(self, values: dict[str, np.ndarray], text: pa.Table) -> Carried:
+    def and_then(
+        self, values: dict[str, np.ndarray], text: pa.Table, by_deadline: np.ndarray
+    ) -> Carried:
         """These messages followed by new ones (of other queues, or after these in arrival
-        order), stored in this set's store."""
+        order), stored in this set's store; ``by_deadline`` is that of the whole result."""
         store, slots = self.store.append(values, text)
-        return Carried(store, np.concatenate((self.slots, slots)))
+        return Carried(store, np.concatenate((self.slots, slots)), by_deadline)
 
     def joined(self, other: Carried) -> Carried:
         """Both sets (of different queues), of one store."""
         if other.store is not self.store:
             raise ValueError("carried sets of two stores cannot be joined")
-        return Carried(self.store, np.concatenate((self.slots, other.slots)))
+        by_deadline = np.concatenate((self.by_deadline, other.by_deadline + len(self)))
+        return Carried(self.store, np.concatenate((self.slots, other.slots)), by_deadline)
 
     def compacted(self) -> Carried:
         """This set in a store of its own messages only, when the store holds more than
@@ -188,4 +200,4 @@ class Carried:
         values = {name: array[self.slots] for name, array in store.values.items()}
         text = pa.table({name: store.text(name, self.slots) for name in TEXT.names}, schema=TEXT)
         fresh, slots = Backlog.empty().append(values, text)
-        return Carried(fresh, slots)
+        return Carried(fresh, slots, self.by_deadline)

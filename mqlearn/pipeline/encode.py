@@ -24,7 +24,7 @@ from mqlearn.pipeline import kernel as K
 from mqlearn.pipeline.arrays import factorize
 from mqlearn.pipeline.carry import Carried
 from mqlearn.pipeline.ids import IdColumn
-from mqlearn.pipeline.order import deadline_order, group_order
+from mqlearn.pipeline.order import deadline_order, group_order, merge_by_deadline
 from mqlearn.pipeline.queues import QueueTable
 from mqlearn.pipeline.validate import Validated
 
@@ -296,7 +296,15 @@ def encode(
     msg_lo = lane_start[:: K.LANES]
     msg_deadline = per_message(carried.column("deadline"), deadline)
     arrival = position[group_order(item_part, n_parts)]
-    dl_order = deadline_order(msg_lo, arrival, msg_deadline, R.NEVER)
+    # by deadline: the carried messages come in that order already (Carried.by_deadline), only
+    # the piece's own are sorted (they arrive in partition order), then the two are merged
+    carried_counts = np.bincount(carried_part, minlength=n_parts)
+    carried_bounds = np.concatenate(([0], np.cumsum(carried_counts))).astype(np.int64)
+    by_deadline = carried.by_deadline
+    carried_dl = position[by_deadline[group_order(carried_part[by_deadline], n_parts)]]
+    own_bounds = msg_lo - carried_bounds
+    own_dl = deadline_order(own_bounds, position[n_carried:], msg_deadline, R.NEVER)
+    dl_order = merge_by_deadline(carried_bounds, carried_dl, own_bounds, own_dl, msg_deadline)
 
     # MsgId / CorrelId indexes and the range each matching get walks
     match = ints["match_options"]

@@ -315,6 +315,14 @@ class Tables:
         still[enc.msg_carried[waiting & (enc.msg_carried >= 0)]] = True
         kept = others.joined(enc.carried.take(np.flatnonzero(still)))
         pos = self._in_put_order(waiting & (enc.msg_carried < 0))
+        # the order by deadline of this run's waiting messages, as positions in the new set
+        at = np.full(len(waiting), -1, dtype=np.int64)
+        from_carried = waiting & (enc.msg_carried >= 0)
+        kept_at = np.cumsum(still) - 1 + len(others)
+        at[from_carried] = kept_at[enc.msg_carried[from_carried]]
+        at[pos] = np.arange(len(kept), len(kept) + len(pos))
+        in_run = at[enc.dl_order]
+        by_deadline = np.concatenate((others.by_deadline, in_run[in_run >= 0]))
         row, part = self.msg_trace_row[pos], self.msg_part[pos]
         values = {
             "part": enc.parts[part],
@@ -332,7 +340,7 @@ class Tables:
             "correl_null": ids["correl_id"].codes[row] == NULL,
         }
         text = pa.table({name: self._row_text(name, row, part) for name in TEXT.names}, schema=TEXT)
-        return kept.and_then(values, text)
+        return kept.and_then(values, text, by_deadline)
 
     def add_to(self, totals: Totals) -> None:
         """Add this run's counts to the per-queue summary totals."""
