@@ -19,7 +19,7 @@ in any order, and a piece may hold any mix of queues. Between pieces a queue kee
 
 A queue whose trace is complete with a piece (its rows so far are all it has: ``rows_per_queue``)
 reports its still-queued messages there and keeps nothing. Memory is therefore one piece plus
-the messages still queued at the cut (their store holds at most about twice them); time, the
+the messages still queued at the cut (their store holds at most about 1.5 times them); time, the
 piece's rows plus gathering, by slot, the values of the carried messages of the queues it holds
 (their text is read only for the messages a table shows).
 """

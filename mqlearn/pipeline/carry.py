@@ -10,11 +10,12 @@ own messages in every lane); they are not validated, encoded or replayed again.
 
 Their values live in a :class:`Backlog`, an append-only store of slots that outlives the pieces:
 a piece appends the messages its rows left queued (once each, their text as one chunk), and a
-:class:`Carried` set is only the slots of its messages. Taking part of a set, or joining two,
-moves one integer per message, never the values or the text; a message's text is read from its
-chunk only when a table shows it. Slots of messages that have left stay behind until the store
-holds more than twice the live ones (:meth:`Carried.compacted`), so copying them costs a constant
-per message over the whole trace, not per piece it is carried through.
+:class:`Carried` set is only the slots of its messages and their order by deadline. Taking part
+of a set, or joining two, moves two integers per message, never the values or the text; a
+message's text is read from its chunk only when a table shows it. Slots of messages that have
+left stay behind until the store holds more than 1.5 times the live ones
+(:meth:`Carried.compacted`), so copying them costs a constant per message over the whole trace,
+not per piece it is carried through.
 
 The messages of one queue are kept in arrival (put seq) order; queues may come in any order.
 A store is never changed where a set points into it (appends fill slots no set holds yet,
@@ -31,6 +32,7 @@ import numpy as np
 import pyarrow as pa
 
 from mqlearn.pipeline.arrays import take
+from mqlearn.pipeline.order import group_order
 
 # the text a message keeps: its identifiers, and where its expiration report would go
 TEXT = pa.schema(
@@ -53,7 +55,7 @@ COLUMNS: dict[str, tuple[type, tuple[int, ...]]] = {
     "correl_null": (np.bool_, ()),  # no CorrelId
 }
 MAX_CHUNKS = 8  # text chunks a store holds before they are joined into one
-SPARE_SLOTS = 65_536  # slots of messages gone a store may hold beyond as many as live ones
+SPARE_SLOTS = 16_384  # slots of messages gone a store may hold beyond half as many as live ones
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ class Backlog:
 
     def append(self, values: dict[str, np.ndarray], text: pa.Table) -> tuple[Backlog, np.ndarray]:
         """This store with ``n`` more messages (values per :data:`COLUMNS`, text per
-        :data:`TEXT`), and their slots. The arrays grow by doubling; slots this store holds are
+        :data:`TEXT`), and their slots. The arrays grow by half; slots this store holds are
         left as they are."""
         n = text.num_rows
         if not n:
@@ -90,7 +92,9 @@ class Backlog:
         grown = {}
         for name, array in self.values.items():
             if fresh:
-                bigger = np.empty((max(size, 2 * room), *array.shape[1:]), dtype=array.dtype)
+                bigger = np.empty(
+                    (max(size, room + room // 2), *array.shape[1:]), dtype=array.dtype
+                )
                 bigger[: self.size] = array[: self.size]
                 array = bigger
             array[self.size : size] = values[name]
@@ -112,7 +116,7 @@ class Backlog:
         if chunk[0] == chunk[-1] and (chunk == chunk[0]).all():  # one chunk: no regrouping
             column = self.chunks[chunk[0]][name].chunk(0)
             return take(column, np.where(slots >= 0, slots - self.starts[chunk[0]], -1))
-        order = np.argsort(chunk, kind="stable")
+        order = group_order(chunk, len(self.chunks))
         bounds = np.searchsorted(chunk[order], np.arange(len(self.chunks) + 1))
         pieces = []
         for k, (lo, hi) in enumerate(itertools.pairwise(bounds.tolist())):
@@ -192,10 +196,11 @@ class Carried:
 
     def compacted(self) -> Carried:
         """This set in a store of its own messages only, when the store holds more than
-        twice them plus :data:`SPARE_SLOTS` slots (else this set): the slots of messages gone
-        are dropped once they outnumber the live ones, a copy amortised over their appends."""
+        1.5 times them plus :data:`SPARE_SLOTS` slots (else this set): the slots of messages
+        gone are dropped once they outnumber half the live ones, a copy amortised over their
+        appends."""
         store = self.store
-        if store.size <= 2 * len(self) + SPARE_SLOTS:
+        if store.size <= len(self) + len(self) // 2 + SPARE_SLOTS:
             return self
         values = {name: array[self.slots] for name, array in store.values.items()}
         text = pa.table({name: store.text(name, self.slots) for name in TEXT.names}, schema=TEXT)

@@ -104,7 +104,7 @@ def test_exp21_28_a_deep_backlog_carried_through_many_pieces_replays_like_one_pi
 
     def after(replay: BatchReplay) -> None:
         store = replay.carry.store
-        assert store.size <= 2 * len(replay.carry)  # the slots of messages gone were dropped
+        assert store.size <= 1.5 * len(replay.carry)  # the slots of messages gone were dropped
         assert len(store.chunks) <= 3
         depths.append(len(replay.carry))
         stores.add(id(store.values["part"]))
