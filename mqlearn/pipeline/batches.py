@@ -19,8 +19,9 @@ in any order, and a piece may hold any mix of queues. Between pieces a queue kee
 
 A queue whose trace is complete with a piece (its rows so far are all it has: ``rows_per_queue``)
 reports its still-queued messages there and keeps nothing. Memory is therefore one piece plus
-the messages still queued at the cut; time, the piece's rows plus copying the arrays of the
-carried messages of the queues it holds.
+the messages still queued at the cut (their store holds at most about 1.5 times them); time, the
+piece's rows plus gathering, by slot, the values of the carried messages of the queues it holds
+(their text is read only for the messages a table shows).
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ class BatchReplay:
         self._cursors_out(enc, before, cursors)
         for key in [key for key in self.cursors if done[key[0]]]:
             del self.cursors[key]
-        self.carry = kept + tables.still_queued()
+        self.carry = tables.still_queued(kept).compacted()
         return Piece(tables, valid.rejects, rows.num_rows, accepted=len(valid.rows))
 
     def _close(self, valid: Validated) -> tuple[np.ndarray, np.ndarray]:

@@ -24,7 +24,7 @@ from mqlearn.pipeline import kernel as K
 from mqlearn.pipeline.arrays import factorize
 from mqlearn.pipeline.carry import Carried
 from mqlearn.pipeline.ids import IdColumn
-from mqlearn.pipeline.order import deadline_order, group_order
+from mqlearn.pipeline.order import deadline_order, group_order, merge_by_deadline
 from mqlearn.pipeline.queues import QueueTable
 from mqlearn.pipeline.validate import Validated
 
@@ -154,11 +154,11 @@ def _id_codes(column: IdColumn, valid: Validated) -> np.ndarray:
     return np.where(valid.sorted(column.zero), -1, codes) if column.asked else codes
 
 
-def _carried_codes(column: IdColumn, words: np.ndarray, null: np.ndarray) -> np.ndarray:
-    """:func:`_id_codes` of identifiers carried as words."""
-    codes = column.codes_of(words, null)
-    zero = ~null & ~words.any(axis=1)
-    return np.where(zero, -1, codes) if column.asked else codes
+def _carried_codes(column: IdColumn, carried: Carried, name: str) -> np.ndarray:
+    """:func:`_id_codes` of the identifiers ``name`` ("msg" or "correl") carried as words."""
+    null = carried.column("correl_null") if name == "correl" else np.zeros(len(carried), bool)
+    words = carried.store.values[f"{name}_words"]
+    return column.codes_of(words, carried.slots, null, none=bool(column.asked))
 
 
 def _index(
@@ -233,7 +233,8 @@ def encode(
     ints = {name: valid.sorted(column.values) for name, column in cols.ints.items()}
     present = np.zeros(len(table), dtype=bool)
     present[qpos] = True
-    present[carried.part] = True
+    carried_part = carried.part
+    present[carried_part] = True
     parts = np.flatnonzero(present).astype(np.int64, copy=False)
     n_parts = len(parts)
     row_lo = np.append(np.searchsorted(qpos, parts), len(rows)).astype(np.int64, copy=False)
@@ -269,9 +270,12 @@ def encode(
         is_put & ((reason == 0) | (reason == C.MQRC_PRIORITY_EXCEEDS_MAXIMUM))
     )
     n_carried = len(carried)
-    carried_part = np.searchsorted(parts, carried.part)
+    partition_of = np.zeros(len(table), dtype=np.int64)  # QueueTable position -> partition
+    partition_of[parts] = np.arange(n_parts)
+    carried_part = partition_of[carried_part]
+    carried_lane = carried.column("lane")
     item_part = np.concatenate((carried_part, row_part[accepted]))
-    item_lane = np.concatenate((carried.lane, lane[accepted]))
+    item_lane = np.concatenate((carried_lane, lane[accepted]))
     block = item_part * K.LANES + (K.LANES - 1 - item_lane)
     order = group_order(block, n_parts * K.LANES)  # message position -> item
     n_msgs = len(order)
@@ -290,22 +294,27 @@ def encode(
     lane_counts = np.bincount(block, minlength=n_parts * K.LANES)
     lane_start = np.concatenate(([0], np.cumsum(lane_counts))).astype(np.int64, copy=False)
     msg_lo = lane_start[:: K.LANES]
-    msg_deadline = per_message(carried.deadline, deadline)
+    msg_deadline = per_message(carried.column("deadline"), deadline)
     arrival = position[group_order(item_part, n_parts)]
-    dl_order = deadline_order(msg_lo, arrival, msg_deadline, R.NEVER)
+    # by deadline: the carried messages come in that order already (Carried.by_deadline), only
+    # the piece's own are sorted (they arrive in partition order), then the two are merged
+    carried_counts = np.bincount(carried_part, minlength=n_parts)
+    carried_bounds = np.concatenate(([0], np.cumsum(carried_counts))).astype(np.int64)
+    by_deadline = carried.by_deadline
+    carried_dl = position[by_deadline[group_order(carried_part[by_deadline], n_parts)]]
+    own_bounds = msg_lo - carried_bounds
+    own_dl = deadline_order(own_bounds, position[n_carried:], msg_deadline, R.NEVER)
+    dl_order = merge_by_deadline(carried_bounds, carried_dl, own_bounds, own_dl, msg_deadline)
 
     # MsgId / CorrelId indexes and the range each matching get walks
     match = ints["match_options"]
     msg_code = _id_codes(cols.ids["msg_id"], valid)
     correl_code = _id_codes(cols.ids["correl_id"], valid)
-    no_msg_id = np.zeros(n_carried, dtype=bool)  # a message always has one
-    carried_msg = _carried_codes(cols.ids["msg_id"], carried.msg_words, no_msg_id)
-    carried_correl = _carried_codes(
-        cols.ids["correl_id"], carried.correl_words, carried.correl_null
-    )
     message_code = {
-        "msg_id": per_message(carried_msg, msg_code),
-        "correl_id": per_message(carried_correl, correl_code),
+        "msg_id": per_message(_carried_codes(cols.ids["msg_id"], carried, "msg"), msg_code),
+        "correl_id": per_message(
+            _carried_codes(cols.ids["correl_id"], carried, "correl"), correl_code
+        ),
     }
     use_msg = ~is_put & ((match & C.MQMO_MATCH_MSG_ID) != 0) & (msg_code >= 0)
     use_correl = ~is_put & ((match & C.MQMO_MATCH_CORREL_ID) != 0) & (correl_code >= 0)
@@ -347,13 +356,13 @@ def encode(
         msg_row=msg_row.astype(np.int64, copy=False),
         msg_carried=msg_carried.astype(np.int64, copy=False),
         arrival=arrival,
-        msg_seq=per_message(carried.seq, ints["seq"]),
-        put_ms=per_message(carried.put_ms, time),
-        expiry=per_message(carried.expiry, stored_expiry),
-        report=per_message(carried.report, ints["report"]),
-        priority=per_message(carried.priority, priority),
+        msg_seq=per_message(carried.column("seq"), ints["seq"]),
+        put_ms=per_message(carried.column("put_ms"), time),
+        expiry=per_message(carried.column("expiry"), stored_expiry),
+        report=per_message(carried.column("report"), ints["report"]),
+        priority=per_message(carried.column("priority"), priority),
         deadline=msg_deadline.astype(np.int64, copy=False),
-        lane=per_message(carried.lane, lane).astype(np.int64, copy=False),
+        lane=per_message(carried_lane, lane).astype(np.int64, copy=False),
         correl=message_code["correl_id"],
         dl_order=dl_order,
         msg_index=indexes["msg_id"],

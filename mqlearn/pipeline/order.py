@@ -4,7 +4,8 @@
   by partition and lane); :func:`increasing_within` tells when it sorts rows by (partition, seq).
 - :func:`repeated_values`: the seq values that occur more than once (:func:`by_bucket` spreads
   them over parts checked one at a time).
-- :func:`deadline_order`: messages by (partition, deadline, arrival).
+- :func:`deadline_order`: messages by (partition, deadline, arrival); :func:`merge_by_deadline`
+  merges the messages carried into a piece of a trace (already in that order) with the piece's.
 - :func:`merge_order`: calls and scans of the depth table by (partition, time), scans first.
 """
 
@@ -163,6 +164,36 @@ def deadline_order(bounds, arrival, deadline, never):  # pragma: no cover (jit)
                 out[unlimited] = arrival[i]
                 unlimited += 1
         _sort_nearly_sorted(out[lo : hi if beyond else limited], deadline)
+    return out
+
+
+@compiled
+def merge_by_deadline(bounds_a, a, bounds_b, b, deadline):  # pragma: no cover (jit)
+    """Per partition p, the positions ``a[bounds_a[p]:bounds_a[p+1]]`` and those of ``b``
+    (each list by deadline, ties in arrival order, every ``a`` one arrived before every ``b``
+    one) merged by deadline, ties in arrival order: what :func:`deadline_order` gives for both
+    together, in one pass."""
+    out = np.empty(len(a) + len(b), dtype=np.int64)
+    k = 0
+    for p in range(len(bounds_a) - 1):
+        i, i_end = bounds_a[p], bounds_a[p + 1]
+        j, j_end = bounds_b[p], bounds_b[p + 1]
+        while i < i_end and j < j_end:
+            if deadline[b[j]] < deadline[a[i]]:
+                out[k] = b[j]
+                j += 1
+            else:
+                out[k] = a[i]
+                i += 1
+            k += 1
+        while i < i_end:
+            out[k] = a[i]
+            i += 1
+            k += 1
+        while j < j_end:
+            out[k] = b[j]
+            j += 1
+            k += 1
     return out
 
 

@@ -23,7 +23,7 @@ import pyarrow.compute as pc
 from mqlearn.engine.rule_formulas import is_expired, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline import kernel as K
-from mqlearn.pipeline.arrays import coded, nullable, numbers, single, take
+from mqlearn.pipeline.arrays import coded, nullable, numbers, take
 from mqlearn.pipeline.carry import TEXT, Carried
 from mqlearn.pipeline.encode import Encoded
 from mqlearn.pipeline.ids import NULL
@@ -156,7 +156,7 @@ class Tables:
         new = self._row_text(name, row, np.append(self.msg_part, -1)[pos])
         if not np.any(carried >= 0):
             return new
-        return pc.coalesce(new, take(single(enc.carried.text[name]), carried))
+        return pc.coalesce(new, enc.carried.text(name, carried))
 
     def _row_text(self, name: str, row: np.ndarray, part: np.ndarray) -> pa.Array:
         """The text of table rows (-1: null); ``report_qmgr``: ReplyToQMgr, a blank one meaning
@@ -180,7 +180,9 @@ class Tables:
         """An integer trace column (of Carried too) for the messages at ``pos``."""
         carried = self.enc.msg_carried[pos]
         of_rows = _pick(self.cols.ints[name].values, self.msg_trace_row[pos])
-        return np.where(carried >= 0, _pick(getattr(self.enc.carried, name), carried), of_rows)
+        of_carried = self.enc.carried.store.values[name]
+        slots = _pick(self.enc.carried.slots, carried)
+        return np.where(carried >= 0, _pick(of_carried, slots), of_rows)
 
     def _place(self, part: np.ndarray) -> dict[str, Any]:
         """The qmgr and queue columns of rows of these partitions."""
@@ -301,37 +303,44 @@ class Tables:
             },
         )
 
-    def still_queued(self) -> Carried:
+    def still_queued(self, others: Carried) -> Carried:
         """The messages still queued on incomplete partitions, as the next piece of the trace
-        starts from them."""
+        starts from them, after ``others`` (those of the queues this run did not replay, of the
+        store its carried messages are in)."""
         enc, ids, ints = self.enc, self.cols.ids, self.cols.ints
         waiting = (self.end_kind == K.QUEUED) & ~self.complete[self.msg_part]
         # those carried in stay as they came (in arrival order within each queue), and those
         # this piece's rows put follow them: each queue's messages stay in arrival order
         still = np.zeros(len(enc.carried), dtype=bool)
         still[enc.msg_carried[waiting & (enc.msg_carried >= 0)]] = True
-        kept = enc.carried.take(np.flatnonzero(still))
+        kept = others.joined(enc.carried.take(np.flatnonzero(still)))
         pos = self._in_put_order(waiting & (enc.msg_carried < 0))
+        # the order by deadline of this run's waiting messages, as positions in the new set
+        at = np.full(len(waiting), -1, dtype=np.int64)
+        from_carried = waiting & (enc.msg_carried >= 0)
+        kept_at = np.cumsum(still) - 1 + len(others)
+        at[from_carried] = kept_at[enc.msg_carried[from_carried]]
+        at[pos] = np.arange(len(kept), len(kept) + len(pos))
+        in_run = at[enc.dl_order]
+        by_deadline = np.concatenate((others.by_deadline, in_run[in_run >= 0]))
         row, part = self.msg_trace_row[pos], self.msg_part[pos]
-        made = Carried(
-            part=enc.parts[part],
-            seq=enc.msg_seq[pos],
-            put_ms=enc.put_ms[pos],
-            priority=enc.priority[pos],
-            lane=enc.lane[pos],
-            expiry=enc.expiry[pos],
-            deadline=enc.deadline[pos],
-            report=enc.report[pos],
-            persistence=ints["persistence"].values[row],
-            data_length=ints["data_length"].values[row],
-            msg_words=ids["msg_id"].words[row],
-            correl_words=ids["correl_id"].words[row],
-            correl_null=ids["correl_id"].codes[row] == NULL,
-            text=pa.table(
-                {name: self._row_text(name, row, part) for name in TEXT.names}, schema=TEXT
-            ),
-        )
-        return kept + made
+        values = {
+            "part": enc.parts[part],
+            "seq": enc.msg_seq[pos],
+            "put_ms": enc.put_ms[pos],
+            "priority": enc.priority[pos],
+            "lane": enc.lane[pos],
+            "expiry": enc.expiry[pos],
+            "deadline": enc.deadline[pos],
+            "report": enc.report[pos],
+            "persistence": ints["persistence"].values[row],
+            "data_length": ints["data_length"].values[row],
+            "msg_words": ids["msg_id"].words[row],
+            "correl_words": ids["correl_id"].words[row],
+            "correl_null": ids["correl_id"].codes[row] == NULL,
+        }
+        text = pa.table({name: self._row_text(name, row, part) for name in TEXT.names}, schema=TEXT)
+        return kept.and_then(values, text, by_deadline)
 
     def add_to(self, totals: Totals) -> None:
         """Add this run's counts to the per-queue summary totals."""

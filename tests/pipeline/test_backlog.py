@@ -19,8 +19,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from mqlearn.pipeline import QUEUE_COLUMNS, TRACE_COLUMNS, replay_local
+from mqlearn.pipeline import QUEUE_COLUMNS, TRACE_COLUMNS, carry, replay_local
 from mqlearn.pipeline import spark_replay as spark_replay_module
+from mqlearn.pipeline.batches import BatchReplay
 from mqlearn.pipeline.generate import TraceSpec, generate_local, plan_queues
 from mqlearn.pipeline.spark import arrow_schema
 from mqlearn.pipeline.spark_replay import replay_spark
@@ -85,6 +86,34 @@ def test_exp21_28_pieces_carry_the_backlog_like_one_piece(backlog, tmp_path) -> 
     result = replay_files(trace_path, queues_path, tmp_path / "out", batch_rows=150)
     assert result.pieces >= len(trace) // 150
     assert_same_as_replay_local(tmp_path / "out", trace, queues)
+
+
+DEEP = TraceSpec(seed=2, events=12_000, queues=4, qmgrs=2, hours=2, outage_share=1.0)
+
+
+def test_exp21_28_a_deep_backlog_carried_through_many_pieces_replays_like_one_piece(
+    monkeypatch,
+) -> None:
+    """Hundreds of messages carried through 300 pieces of 40 rows, their store compacted and its
+    text chunks joined again and again (limits lowered so that they happen here): the tables
+    are replay_local's (one piece), every call and every message."""
+    monkeypatch.setattr(carry, "SPARE_SLOTS", 0)
+    monkeypatch.setattr(carry, "MAX_CHUNKS", 3)
+    trace, queues = generate_local(DEEP)
+    depths, stores = [], set()
+
+    def after(replay: BatchReplay) -> None:
+        store = replay.carry.store
+        assert store.size <= 1.5 * len(replay.carry)  # the slots of messages gone were dropped
+        assert len(store.chunks) <= 3
+        depths.append(len(replay.carry))
+        stores.add(id(store.values["part"]))
+
+    got = replay_in_pieces(trace, queues, 40, after)
+    assert len(depths) >= 300 and max(depths) > 500  # deep: hundreds carried over a cut
+    assert len(stores) > 10  # compacted (or grown) many times
+    for name, table in replay_local(trace, queues).tables().items():
+        pd.testing.assert_frame_equal(canonical(got[name]), canonical(table), obj=name)
 
 
 def test_exp21_28_spark_replays_the_backlog_like_replay_local(

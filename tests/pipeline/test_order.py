@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mqlearn.engine.rule_formulas import NEVER
-from mqlearn.pipeline.order import by_bucket, deadline_order, repeated_values
+from mqlearn.pipeline.order import by_bucket, deadline_order, merge_by_deadline, repeated_values
 
 
 @settings(max_examples=200, deadline=None)
@@ -69,6 +69,32 @@ def test_exp28_deadline_order_is_a_stable_sort_per_partition(case) -> None:
         + [np.empty(0, dtype=np.int64)]
     )
     assert deadline_order(bounds, arrival, deadline, NEVER).tolist() == expected.tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(partitioned_deadlines(), st.data())
+def test_exp28_merging_carried_and_new_messages_by_deadline_is_one_stable_sort(case, data) -> None:
+    """EXP-28 across the pieces of a trace: each partition's messages split where the carried
+    ones (those that arrived first) end, each part ordered by deadline alone, then merged, are
+    in the order deadline_order gives for all of them at once."""
+    bounds, arrival, deadline = case
+    cut = np.array([data.draw(st.integers(lo, hi)) for lo, hi in pairwise(bounds)], dtype=np.int64)
+    first = np.concatenate(
+        [arrival[lo:c] for lo, c in zip(bounds[:-1], cut, strict=True)] + [np.empty(0, np.int64)]
+    )
+    then = np.concatenate(
+        [arrival[c:hi] for c, hi in zip(cut, bounds[1:], strict=True)] + [np.empty(0, np.int64)]
+    )
+    first_bounds = np.concatenate(([0], np.cumsum(cut - bounds[:-1]))).astype(np.int64)
+    then_bounds = bounds - first_bounds
+    merged = merge_by_deadline(
+        first_bounds,
+        deadline_order(first_bounds, first, deadline, NEVER),
+        then_bounds,
+        deadline_order(then_bounds, then, deadline, NEVER),
+        deadline,
+    )
+    assert merged.tolist() == deadline_order(bounds, arrival, deadline, NEVER).tolist()
 
 
 def test_deadline_order_falls_back_to_merge_sort_on_reversed_deadlines() -> None:

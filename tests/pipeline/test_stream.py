@@ -13,6 +13,7 @@ staging of outputs are the pipeline's own contracts.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 
@@ -118,9 +119,15 @@ def test_repeated_seq_values_found_through_spill_files(tmp_path, monkeypatch) ->
     assert_same_as_replay_local(tmp_path / "out", trace, queues)
 
 
-def replay_in_pieces(trace: pd.DataFrame, queues: pd.DataFrame, size: int) -> dict:
+def replay_in_pieces(
+    trace: pd.DataFrame,
+    queues: pd.DataFrame,
+    size: int,
+    after: Callable[[BatchReplay], None] | None = None,
+) -> dict:
     """BatchReplay over the trace in seq order, ``size`` rows a piece (each queue closed when
-    its last row is read); the tables as replay_local gives them."""
+    its last row is read), ``after`` called with it after each piece; the tables as
+    replay_local gives them."""
     table = trace_table(trace)
     table = table.take(pa.array(np.argsort(trace["seq"].to_numpy(), kind="stable")))
     definitions = queue_table(queues)
@@ -133,6 +140,8 @@ def replay_in_pieces(trace: pd.DataFrame, queues: pd.DataFrame, size: int) -> di
         piece = replay.replay(table.slice(start, size))
         for name, output in piece.tables().items():
             outputs.setdefault(name, []).append(output)
+        if after is not None:
+            after(replay)
     tables = {name: pa.concat_tables(parts) for name, parts in outputs.items()}
     tables["summary"] = replay.summary()
     return {name: arrow_to_pandas(t, OUTPUT_COLUMNS[name]) for name, t in tables.items()}
