@@ -46,13 +46,20 @@ print("ok")
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
 
 
+EXPIRY_PROGRAM = ROOT / "tests" / "compat" / "programs" / "expiry_remaining_in_md.py"
+
+
 @pytest.mark.parametrize(
     "args",
-    [["course", "--help"], ["course", "show", "nb03.q1", "--student", "s1001", "--solution"]],
+    [
+        ["course", "--help"],
+        ["course", "show", "nb03.q1", "--student", "s1001", "--solution"],
+        ["run", "--events", str(EXPIRY_PROGRAM)],
+    ],
 )
 def test_the_course_commands_run_without_the_pipeline_packages(args: list[str]) -> None:
-    """`pip install mqlearn` gives an instructor `mqlearn course ...`; only `mqlearn pipeline`
-    needs the pipeline extra."""
+    """`pip install mqlearn` gives an instructor `mqlearn course ...` and a developer `mqlearn
+    run PROGRAM.py --events`; only `mqlearn pipeline` needs the pipeline extra."""
     done = subprocess.run(
         [sys.executable, "-m", "mqlearn.cli", *args],
         env=_env(),
