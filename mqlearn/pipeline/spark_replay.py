@@ -337,9 +337,14 @@ def _run_by_shuffle(
 # ---------------------------------------------------------------------------------------------
 
 
-def default_partitions(spark: SparkSession, rows: int) -> int:
-    """Enough tasks to use every core twice, and at most ROWS_PER_TASK rows per task."""
-    return max(2 * spark.sparkContext.defaultParallelism, math.ceil(rows / ROWS_PER_TASK))
+def default_partitions(spark: SparkSession, rows: int | None = None) -> int:
+    """Tasks of the replay: enough to use every core twice; with ``rows`` (the shuffle, whose
+    task holds its rows), also at most ROWS_PER_TASK rows per task. A task of the files strategy
+    reads its files one at a time and replays them in pieces of at most ROWS_PER_TASK rows, so
+    its share of the trace does not bound its memory, and more tasks only add each one's fixed
+    cost (at 20M rows, 40 tasks took 23.6 s where 4 took 20.6 s)."""
+    cores_twice = 2 * spark.sparkContext.defaultParallelism
+    return cores_twice if rows is None else max(cores_twice, math.ceil(rows / ROWS_PER_TASK))
 
 
 def replay_spark(
@@ -391,7 +396,7 @@ def replay_spark(
             input_rows = int(per_file.sum())
             if not input_rows:
                 raise TraceError(f"trace {trace} has no rows")
-            tasks = min(partitions or default_partitions(spark, input_rows), len(per_file))
+            tasks = min(partitions or default_partitions(spark), len(per_file))
             groups = _file_groups(per_file, tasks)
             counts, by_file = _run_by_files(spark, source, groups, task, spill, buckets, table)
             named = by_file.dropna(subset=["qmgr", "queue"])

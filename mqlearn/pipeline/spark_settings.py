@@ -15,8 +15,8 @@ JVM starts (docs/pipeline.md, "Spark settings the CLI chooses"):
 - **strategy**: "auto" (whole files in the tasks when every queue lies in one file, else a
   shuffle), whatever the files: even a trace in one file, which keeps one task on one core, was
   replayed three times faster that way than shuffled over both cores (docs/pipeline.md);
-- **partitions** (tasks of the replay): left to ``replay_spark``, which counts the rows first
-  (two per core, at most ROWS_PER_TASK rows each).
+- **partitions** (tasks of the replay): left to ``replay_spark``: two per core, and with the
+  shuffle at most ROWS_PER_TASK rows each (it counts the rows first).
 
 ``--driver-memory``, ``--conf k=v``, ``--partitions`` and ``--strategy`` override the choice.
 Importing this module loads neither pyspark nor pandas.
@@ -127,7 +127,7 @@ class SparkSettings:
     """Settings for the session (``spark.driver.memory`` among them when chosen)."""
     strategy: str
     partitions: int | None
-    """Replay tasks; None: ``replay_spark`` decides from the row count."""
+    """Replay tasks; None: ``replay_spark`` decides (two per core; the shuffle: by rows too)."""
     basis: str
     """What the choice saw: the machine, the trace."""
     given: tuple[str, ...] = field(default=())
@@ -136,7 +136,7 @@ class SparkSettings:
     def describe(self) -> str:
         """One line for stderr: the settings and what they were chosen from."""
         conf = ", ".join(f"{key}={value}" for key, value in sorted(self.conf.items()))
-        tasks = self.partitions if self.partitions is not None else "from the row count"
+        tasks = self.partitions if self.partitions is not None else "two per core"
         given = f"; given: {', '.join(self.given)}" if self.given else ""
         return (
             f"spark settings: master {self.master}, {conf or 'Spark defaults'}, strategy "

@@ -256,6 +256,29 @@ def inputs(tmp_path: Path) -> tuple[Path, Path, pd.DataFrame, pd.DataFrame]:
     return trace_path, queues_path, trace, queues
 
 
+def test_files_strategy_runs_two_tasks_a_core_whatever_the_rows(spark, tmp_path) -> None:
+    """Tooling, no behaviour rule: a task of the files strategy replays its files one at a
+    time, in pieces of at most ROWS_PER_TASK rows, so the rows do not raise the number of tasks
+    (each adds a fixed cost); the shuffle, whose task holds its rows, is bounded by them too."""
+    names = [f"Q{k}" for k in range(1, 8)]
+    trace = pd.DataFrame(
+        [row(k + 1, 10 * k, "PUT", name, msg_id=f"{k + 1:048x}") for k, name in enumerate(names)]
+    ).astype(TRACE_COLUMNS)
+    queues_path = write_parquet(queue_frame(*names), QUEUE_COLUMNS, tmp_path / "queues.parquet")
+    trace_path = write_files(trace, tmp_path, list(range(len(names))))  # a queue per file
+    cores_twice = 2 * spark.sparkContext.defaultParallelism
+    assert cores_twice < len(names)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(spark_replay, "ROWS_PER_TASK", 1)  # seven rows: seven tasks by rows
+        files = replay_spark(spark, trace_path, queues_path, tmp_path / "files")
+        shuffled = replay_spark(
+            spark, trace_path, queues_path, tmp_path / "shuffled", strategy="shuffle"
+        )
+    assert (files.strategy, files.partitions) == ("files", cores_twice)
+    assert (shuffled.strategy, shuffled.partitions) == ("shuffle", len(names))
+    assert_same_tables(tmp_path / "files", trace, queue_frame(*names))
+
+
 def test_files_strategy_finds_a_seq_repeated_across_files_in_an_int32_column(
     spark, tmp_path, inputs
 ) -> None:
