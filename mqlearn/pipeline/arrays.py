@@ -100,6 +100,28 @@ def string_buffers(array: pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     return offsets.astype(np.int64), data, valid
 
 
+@compiled
+def _either(first_at, first, second_at, second, out):  # pragma: no cover (jit)
+    for i in range(len(first_at)):
+        j = first_at[i]
+        out[i] = first[j] if j >= 0 else second[second_at[i]]
+
+
+def either(
+    first_at: np.ndarray, first: np.ndarray, second_at: np.ndarray, second: np.ndarray
+) -> np.ndarray:
+    """Per entry ``i``: ``first[first_at[i]]`` where ``first_at[i] >= 0``, else
+    ``second[second_at[i]]`` (rows along the first axis, a column at a time: one pass, where
+    numpy's gathers and masked assignments take four)."""
+    out = np.empty((len(first_at), *second.shape[1:]), dtype=second.dtype)
+    if out.ndim == 1:
+        _either(first_at, first, second_at, second, out)
+        return out
+    for k in range(out.shape[1]):
+        _either(first_at, first[:, k], second_at, second[:, k], out[:, k])
+    return out
+
+
 def take(values: pa.Array, positions: np.ndarray) -> pa.Array:
     """``values[positions]``, null where a position is -1."""
     missing = positions < 0

@@ -171,7 +171,7 @@ class BatchReplay:
         self._cursors_out(enc, before, cursors)
         for key in [key for key in self.cursors if done[key[0]]]:
             del self.cursors[key]
-        self.carry = tables.still_queued(kept).compacted()
+        self.carry = tables.still_queued(kept)
         return Piece(tables, valid.rejects, rows.num_rows, accepted=len(valid.rows))
 
     def _close(self, valid: Validated) -> tuple[np.ndarray, np.ndarray]:

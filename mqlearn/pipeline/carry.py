@@ -3,42 +3,36 @@
 A trace replayed in pieces (:mod:`mqlearn.pipeline.batches`) carries, for every queue cut by a
 piece, the messages still queued on it. They are carried as what the replay had computed for
 them: their queue, put seq and time, priority and lane, stored Expiry and deadline, the Report
-and the values the messages table shows, their identifiers as words (to be numbered again for
-the next piece's matching gets, never parsed again) and their text. The next piece starts its
-queues from them (:mod:`mqlearn.pipeline.kernel`: present from the start, ahead of the piece's
-own messages in every lane); they are not validated, encoded or replayed again.
+and the values the messages table shows, their identifiers as words (numbered again for the
+next piece's matching gets, never parsed again; their text is written from the words when a
+table shows it) and the names an expiration report would go to, as numbers in a list of names
+(:class:`Names`). The next piece starts its queues from them (:mod:`mqlearn.pipeline.kernel`:
+present from the start, ahead of the piece's own messages in every lane); they are not
+validated, encoded or replayed again.
 
-Their values live in a :class:`Backlog`, an append-only store of slots that outlives the pieces:
-a piece appends the messages its rows left queued (once each, their text as one chunk), and a
-:class:`Carried` set is only the slots of its messages and their order by deadline. Taking part
-of a set, or joining two, moves two integers per message, never the values or the text; a
-message's text is read from its chunk only when a table shows it. Slots of messages that have
-left stay behind until the store holds more than 1.5 times the live ones
-(:meth:`Carried.compacted`), so copying them costs a constant per message over the whole trace,
-not per piece it is carried through.
-
-The messages of one queue are kept in arrival (put seq) order; queues may come in any order.
-A store is never changed where a set points into it (appends fill slots no set holds yet,
-compaction makes a new store): a piece's tables may be built in another thread while the next
-piece is replayed.
+A :class:`Carried` set holds them as whole columns in **delivery order**: by queue
+(QueueTable position), lane descending, then arrival, the order the replay numbers a piece's
+messages in. A piece therefore places them with arithmetic on per-lane counts (no sort, no
+gather through an index), and the next set is its still-queued messages taken as they lie.
+Beside the columns, a set keeps its messages' positions by arrival and by (deadline, arrival),
+each queue's together, queues ascending: the orders the messages table and the replay's scans
+walk, kept from the pieces before, so that a piece orders only its own messages. Nothing in a
+set is changed once made (a piece's tables may be built in another thread while the next
+piece is replayed).
 """
 
 from __future__ import annotations
 
-import itertools
+import threading
 from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
 
 from mqlearn.pipeline.arrays import take
-from mqlearn.pipeline.order import group_order
+from mqlearn.pipeline.ids import hex_text
 
-# the text a message keeps: its identifiers, and where its expiration report would go
-TEXT = pa.schema(
-    [(name, pa.string()) for name in ("msg_id", "correl_id", "reply_to_q", "report_qmgr")]
-)
-# per message, beside its text: name -> (dtype, trailing shape)
+# per message: name -> (dtype, trailing shape)
 COLUMNS: dict[str, tuple[type, tuple[int, ...]]] = {
     "part": (np.int64, ()),  # QueueTable position of its queue
     "seq": (np.int64, ()),
@@ -53,156 +47,129 @@ COLUMNS: dict[str, tuple[type, tuple[int, ...]]] = {
     "msg_words": (np.uint64, (3,)),  # the MsgId's 24 bytes
     "correl_words": (np.uint64, (3,)),
     "correl_null": (np.bool_, ()),  # no CorrelId
+    "reply_to_q": (np.int64, ()),  # number in Names, -1: null
+    "report_qmgr": (np.int64, ()),  # where its expiration report would go (number in Names)
 }
-MAX_CHUNKS = 8  # text chunks a store holds before they are joined into one
-SPARE_SLOTS = 16_384  # slots of messages gone a store may hold beyond half as many as live ones
+# the texts a table may show of a carried message: written from words, or looked up in Names
+TEXTS = ("msg_id", "correl_id", "reply_to_q", "report_qmgr")
 
 
-@dataclass(frozen=True)
-class Backlog:
-    """Slots ``0:size`` of per-message values (:data:`COLUMNS`, arrays with room to grow) and
-    their text: chunk ``k`` of ``chunks`` (:data:`TEXT`) holds slots ``starts[k]:starts[k+1]``.
-    Stores made by appending share the arrays; ``filled`` (shared too) says how many slots of
-    them hold values, so that only the latest store appends in place."""
+class Names:
+    """The names carried messages refer to (reply queues and queue managers), numbered in the
+    order they were first met; shared by every set of one replay, only ever added to (a
+    reader in another thread sees at least every name its numbers refer to)."""
 
-    values: dict[str, np.ndarray]
-    size: int
-    starts: np.ndarray  # first slot of each chunk, then size
-    chunks: tuple[pa.Table, ...]
-    filled: np.ndarray  # one int64
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.numbers: dict[str, int] = {}
+        self.lock = threading.Lock()
 
-    @classmethod
-    def empty(cls) -> Backlog:
-        values: dict[str, np.ndarray] = {
-            name: np.zeros((0, *shape), dtype=dtype) for name, (dtype, shape) in COLUMNS.items()
-        }
-        return cls(values, 0, np.zeros(1, dtype=np.int64), (), np.zeros(1, dtype=np.int64))
+    def numbers_of(self, texts: pa.Array) -> np.ndarray:
+        """The number of each text (-1 for null), new ones added."""
+        encoded = texts.dictionary_encode()
+        known = np.empty(len(encoded.dictionary) + 1, dtype=np.int64)
+        known[-1] = -1  # the number of a null (its index is filled with -1)
+        with self.lock:
+            for k, text in enumerate(encoded.dictionary.to_pylist()):
+                number = self.numbers.get(text)
+                if number is None:
+                    number = self.numbers[text] = len(self.texts)
+                    self.texts.append(text)
+                known[k] = number
+        return known[encoded.indices.fill_null(-1).to_numpy().astype(np.int64)]
 
-    def append(self, values: dict[str, np.ndarray], text: pa.Table) -> tuple[Backlog, np.ndarray]:
-        """This store with ``n`` more messages (values per :data:`COLUMNS`, text per
-        :data:`TEXT`), and their slots. The arrays grow by half; slots this store holds are
-        left as they are."""
-        n = text.num_rows
-        if not n:
-            return self, np.zeros(0, dtype=np.int64)
-        size = self.size + n
-        room = len(self.values["part"])
-        fresh = size > room or self.filled[0] != self.size  # else the slots after ours are free
-        filled = np.array([size], dtype=np.int64) if fresh else self.filled
-        grown = {}
-        for name, array in self.values.items():
-            if fresh:
-                bigger = np.empty(
-                    (max(size, room + room // 2), *array.shape[1:]), dtype=array.dtype
-                )
-                bigger[: self.size] = array[: self.size]
-                array = bigger
-            array[self.size : size] = values[name]
-            grown[name] = array
-        chunks, starts = (*self.chunks, text), np.append(self.starts, size)
-        if len(chunks) > MAX_CHUNKS:
-            chunks = (pa.concat_tables(chunks).combine_chunks(),)
-            starts = np.array([0, size], dtype=np.int64)
-        filled[0] = size
-        slots = np.arange(self.size, size, dtype=np.int64)
-        return Backlog(grown, size, starts, chunks, filled), slots
-
-    def text(self, name: str, slots: np.ndarray) -> pa.Array:
-        """The text ``name`` of these slots (null where a slot is -1), read chunk by chunk."""
-        wanted = np.flatnonzero(slots >= 0)
-        if not len(wanted):
-            return pa.nulls(len(slots), pa.string())
-        chunk = np.searchsorted(self.starts, slots[wanted], "right") - 1
-        if chunk[0] == chunk[-1] and (chunk == chunk[0]).all():  # one chunk: no regrouping
-            column = self.chunks[chunk[0]][name].chunk(0)
-            return take(column, np.where(slots >= 0, slots - self.starts[chunk[0]], -1))
-        order = group_order(chunk, len(self.chunks))
-        bounds = np.searchsorted(chunk[order], np.arange(len(self.chunks) + 1))
-        pieces = []
-        for k, (lo, hi) in enumerate(itertools.pairwise(bounds.tolist())):
-            if hi > lo:
-                rows = slots[wanted[order[lo:hi]]] - self.starts[k]
-                pieces.append(self.chunks[k][name].chunk(0).take(pa.array(rows)))
-        gathered = pa.concat_arrays(pieces)  # in (chunk, position) order
-        at = np.full(len(slots), -1, dtype=np.int64)
-        at[wanted[order]] = np.arange(len(wanted))
-        return take(gathered, at)
+    def text(self, numbers: np.ndarray) -> pa.Array:
+        """The text of each number (null for -1)."""
+        known = self.texts[: int(numbers.max(initial=-1)) + 1]
+        return take(pa.array(known, pa.string()), numbers)
 
 
 @dataclass(frozen=True)
 class Carried:
-    """Messages still queued (see the module docstring): their slots in ``store``, and
-    ``by_deadline``, their positions in this set with each queue's messages by (deadline,
-    arrival), the order the replay's scans and expired counts walk (queues interleaved in any
-    way): kept from the pieces before, so that a piece sorts only its own messages by
-    deadline."""
+    """Messages still queued (see the module docstring): ``values`` per :data:`COLUMNS` in
+    delivery order; ``by_arrival`` and ``by_deadline``, positions in the set, each queue's
+    messages together (queues ascending) in arrival order and by (deadline, arrival)."""
 
-    store: Backlog
-    slots: np.ndarray
+    values: dict[str, np.ndarray]
+    by_arrival: np.ndarray
     by_deadline: np.ndarray
+    names: Names
 
     def __len__(self) -> int:
-        return len(self.slots)
+        return len(self.by_arrival)
 
     @classmethod
-    def empty(cls) -> Carried:
-        return cls(Backlog.empty(), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
+    def empty(cls, names: Names | None = None) -> Carried:
+        values = {
+            name: np.zeros((0, *shape), dtype=dtype) for name, (dtype, shape) in COLUMNS.items()
+        }
+        none = np.zeros(0, dtype=np.int64)
+        return cls(values, none, none, Names() if names is None else names)
 
     def column(self, name: str) -> np.ndarray:
-        """The values ``name`` (of :data:`COLUMNS`) of these messages, in order."""
-        values: np.ndarray = self.store.values[name][self.slots]
-        return values
+        """The values ``name`` (of :data:`COLUMNS`) of these messages, in delivery order."""
+        return self.values[name]
 
     @property
     def part(self) -> np.ndarray:
-        return self.column("part")
+        return self.values["part"]
 
     def text(self, name: str, positions: np.ndarray) -> pa.Array:
-        """The text ``name`` of the messages at ``positions`` in this set (-1: null)."""
-        return self.store.text(name, np.where(positions >= 0, self.slots[positions], -1))
+        """The text ``name`` (of :data:`TEXTS`) of the messages at ``positions`` (-1: null)."""
+        missing = positions < 0
+        at = np.where(missing, 0, positions)
+        if name in ("msg_id", "correl_id"):
+            prefix = "msg" if name == "msg_id" else "correl"
+            null = missing | (self.values["correl_null"][at] if prefix == "correl" else False)
+            if not len(self):
+                return pa.nulls(len(positions), pa.string())
+            return hex_text(self.values[f"{prefix}_words"][at], null)
+        if not len(self):
+            return pa.nulls(len(positions), pa.string())
+        return self.names.text(np.where(missing, -1, self.values[name][at]))
 
-    def take(self, positions: np.ndarray) -> Carried:
-        """These messages (positions in this set, increasing)."""
-        renumbered = np.full(len(self) + 1, -1, dtype=np.int64)
-        renumbered[positions] = np.arange(len(positions))
-        by_deadline = renumbered[self.by_deadline]
-        return Carried(self.store, self.slots[positions], by_deadline[by_deadline >= 0])
+    def take(self, keep: np.ndarray) -> Carried:
+        """The messages where ``keep`` (bool per message) holds, in the same orders."""
+        renumbered = np.cumsum(keep) - 1
+        values = {name: array[keep] for name, array in self.values.items()}
+        by_arrival = self.by_arrival[keep[self.by_arrival]]
+        by_deadline = self.by_deadline[keep[self.by_deadline]]
+        return Carried(values, renumbered[by_arrival], renumbered[by_deadline], self.names)
 
     def of_queues(self, wanted: np.ndarray) -> tuple[Carried, Carried]:
         """(the messages of the queues ``wanted`` holds (bool per QueueTable position), the
         others)."""
         mine = wanted[self.part]
-        none = Carried(self.store, self.slots[:0], self.by_deadline[:0])
         if mine.all():
-            return self, none
+            return self, Carried.empty(self.names)
         if not mine.any():
-            return none, self
-        return self.take(np.flatnonzero(mine)), self.take(np.flatnonzero(~mine))
-
-    def and_then(
-        self, values: dict[str, np.ndarray], text: pa.Table, by_deadline: np.ndarray
-    ) -> Carried:
-        """These messages followed by new ones (of other queues, or after these in arrival
-        order), stored in this set's store; ``by_deadline`` is that of the whole result."""
-        store, slots = self.store.append(values, text)
-        return Carried(store, np.concatenate((self.slots, slots)), by_deadline)
+            return Carried.empty(self.names), self
+        return self.take(mine), self.take(~mine)
 
     def joined(self, other: Carried) -> Carried:
-        """Both sets (of different queues), of one store."""
-        if other.store is not self.store:
-            raise ValueError("carried sets of two stores cannot be joined")
-        by_deadline = np.concatenate((self.by_deadline, other.by_deadline + len(self)))
-        return Carried(self.store, np.concatenate((self.slots, other.slots)), by_deadline)
-
-    def compacted(self) -> Carried:
-        """This set in a store of its own messages only, when the store holds more than
-        1.5 times them plus :data:`SPARE_SLOTS` slots (else this set): the slots of messages
-        gone are dropped once they outnumber half the live ones, a copy amortised over their
-        appends."""
-        store = self.store
-        if store.size <= len(self) + len(self) // 2 + SPARE_SLOTS:
+        """Both sets (of different queues, of one replay), in delivery order."""
+        if not len(other):
             return self
-        values = {name: array[self.slots] for name, array in store.values.items()}
-        text = pa.table({name: store.text(name, self.slots) for name in TEXT.names}, schema=TEXT)
-        fresh, slots = Backlog.empty().append(values, text)
-        return Carried(fresh, slots, self.by_deadline)
+        if not len(self):
+            return other
+        if other.names is not self.names:
+            raise ValueError("carried sets of two replays cannot be joined")
+        part = np.concatenate((self.part, other.part))
+        order = np.argsort(part, kind="stable")  # the queues of each set stay in their order
+        at = np.empty(len(order), dtype=np.int64)
+        at[order] = np.arange(len(order))
+        values = {
+            name: np.concatenate((array, other.values[name]))[order]
+            for name, array in self.values.items()
+        }
+
+        def by(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+            positions = at[np.concatenate((first, second + len(self)))]
+            return positions[np.argsort(values["part"][positions], kind="stable")]
+
+        return Carried(
+            values,
+            by(self.by_arrival, other.by_arrival),
+            by(self.by_deadline, other.by_deadline),
+            self.names,
+        )

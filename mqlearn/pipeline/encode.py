@@ -157,8 +157,17 @@ def _id_codes(column: IdColumn, valid: Validated) -> np.ndarray:
 def _carried_codes(column: IdColumn, carried: Carried, name: str) -> np.ndarray:
     """:func:`_id_codes` of the identifiers ``name`` ("msg" or "correl") carried as words."""
     null = carried.column("correl_null") if name == "correl" else np.zeros(len(carried), bool)
-    words = carried.store.values[f"{name}_words"]
-    return column.codes_of(words, carried.slots, null, none=bool(column.asked))
+    return column.codes_of(carried.column(f"{name}_words"), null, none=bool(column.asked))
+
+
+def _starts(counts: np.ndarray) -> np.ndarray:
+    """Where each group of consecutive entries starts, given the groups' sizes, then the end."""
+    return np.concatenate(([0], np.cumsum(counts))).astype(np.int64, copy=False)
+
+
+def _ranks(groups: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per entry of ``groups`` (non-decreasing group numbers), its rank within its group."""
+    return np.arange(len(groups), dtype=np.int64) - starts[groups]
 
 
 def _index(
@@ -265,45 +274,58 @@ def encode(
     lane = R.lane(priority, MAXPRTY, table.fifo[qpos], defprty)
 
     # messages: the carried ones, then the accepted PUT rows, in delivery order within their
-    # partition (a stable sort: in each lane the carried ones first, as they arrived first)
+    # partition (in each lane the carried ones first, as they arrived first). The carried come
+    # in delivery order already (Carried), so they are placed by arithmetic on the lane counts;
+    # only the piece's own are sorted, by lane (a stable counting sort: arrival order stays).
     accepted = np.flatnonzero(
         is_put & ((reason == 0) | (reason == C.MQRC_PRIORITY_EXCEEDS_MAXIMUM))
     )
-    n_carried = len(carried)
+    n_carried, n_own = len(carried), len(accepted)
+    n_blocks = n_parts * K.LANES
     partition_of = np.zeros(len(table), dtype=np.int64)  # QueueTable position -> partition
     partition_of[parts] = np.arange(n_parts)
     carried_part = partition_of[carried_part]
     carried_lane = carried.column("lane")
-    item_part = np.concatenate((carried_part, row_part[accepted]))
-    item_lane = np.concatenate((carried_lane, lane[accepted]))
-    block = item_part * K.LANES + (K.LANES - 1 - item_lane)
-    order = group_order(block, n_parts * K.LANES)  # message position -> item
-    n_msgs = len(order)
-    position = np.empty(n_msgs, dtype=np.int64)
-    position[order] = np.arange(n_msgs)
-    from_row = order >= n_carried
-    msg_row = np.full(n_msgs, -1, dtype=np.int64)
-    msg_row[from_row] = accepted[order[from_row] - n_carried]
-    msg_carried = np.where(from_row, -1, order)
+    carried_block = carried_part * K.LANES + (K.LANES - 1 - carried_lane)
+    own_part = row_part[accepted]
+    own_block = own_part * K.LANES + (K.LANES - 1 - lane[accepted])
+    carried_counts = np.bincount(carried_block, minlength=n_blocks)
+    lane_start = _starts(carried_counts + np.bincount(own_block, minlength=n_blocks))
+    carried_pos = lane_start[carried_block] + _ranks(carried_block, _starts(carried_counts))
+    by_lane = group_order(own_block, n_blocks)
+    own_pos = np.empty(n_own, dtype=np.int64)  # per accepted row
+    sorted_block = own_block[by_lane]
+    own_pos[by_lane] = (
+        lane_start[sorted_block]
+        + carried_counts[sorted_block]
+        + _ranks(sorted_block, _starts(np.bincount(own_block, minlength=n_blocks)))
+    )
+    n_msgs = n_carried + n_own
     put_pos = np.full(len(rows), -1, dtype=np.int64)
-    put_pos[accepted] = position[n_carried:]
+    put_pos[accepted] = own_pos
 
     def per_message(of_carried: np.ndarray, of_rows: np.ndarray) -> np.ndarray:
-        return np.concatenate((of_carried, of_rows[accepted]))[order]
+        out = np.empty((n_msgs, *of_rows.shape[1:]), dtype=of_rows.dtype)
+        out[carried_pos] = of_carried
+        out[own_pos] = of_rows[accepted]
+        return out
 
-    lane_counts = np.bincount(block, minlength=n_parts * K.LANES)
-    lane_start = np.concatenate(([0], np.cumsum(lane_counts))).astype(np.int64, copy=False)
+    msg_row = per_message(np.full(n_carried, -1, dtype=np.int64), np.arange(len(rows)))
+    msg_carried = per_message(np.arange(n_carried), np.full(len(rows), -1, dtype=np.int64))
     msg_lo = lane_start[:: K.LANES]
     msg_deadline = per_message(carried.column("deadline"), deadline)
-    arrival = position[group_order(item_part, n_parts)]
-    # by deadline: the carried messages come in that order already (Carried.by_deadline), only
-    # the piece's own are sorted (they arrive in partition order), then the two are merged
-    carried_counts = np.bincount(carried_part, minlength=n_parts)
-    carried_bounds = np.concatenate(([0], np.cumsum(carried_counts))).astype(np.int64)
-    by_deadline = carried.by_deadline
-    carried_dl = position[by_deadline[group_order(carried_part[by_deadline], n_parts)]]
+    # each partition's messages by arrival, and by deadline: the carried ones come in those
+    # orders already (Carried.by_arrival, by_deadline), the piece's own follow them (by
+    # arrival) or are sorted and merged with them (by deadline)
+    carried_bounds = _starts(np.bincount(carried_part, minlength=n_parts))
     own_bounds = msg_lo - carried_bounds
-    own_dl = deadline_order(own_bounds, position[n_carried:], msg_deadline, R.NEVER)
+    arrival = np.empty(n_msgs, dtype=np.int64)
+    from_carried = np.arange(n_carried) + np.repeat(own_bounds[:-1], np.diff(carried_bounds))
+    arrival[from_carried] = carried_pos[carried.by_arrival]
+    own_lo = _starts(np.bincount(own_part, minlength=n_parts))
+    arrival[np.arange(n_own) + np.repeat(carried_bounds[1:], np.diff(own_lo))] = own_pos
+    carried_dl = carried_pos[carried.by_deadline]
+    own_dl = deadline_order(own_bounds, own_pos, msg_deadline, R.NEVER)
     dl_order = merge_by_deadline(carried_bounds, carried_dl, own_bounds, own_dl, msg_deadline)
 
     # MsgId / CorrelId indexes and the range each matching get walks
@@ -322,7 +344,7 @@ def encode(
     rlo = np.zeros(len(rows), dtype=np.int64)
     rhi = np.zeros(len(rows), dtype=np.int64)
     indexes = {}
-    msg_part = item_part[order]
+    msg_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(msg_lo))
     # CorrelId first: a row matching both walks the MsgId range (and checks the CorrelId)
     for name, code, use in (("correl_id", correl_code, use_correl), ("msg_id", msg_code, use_msg)):
         width = cols.ids[name].asked + 1
@@ -352,9 +374,9 @@ def encode(
         rhi=rhi,
         rcorrel=correl_code,
         carried=carried,
-        lane_carried=np.bincount(block[:n_carried], minlength=n_parts * K.LANES).astype(np.int64),
-        msg_row=msg_row.astype(np.int64, copy=False),
-        msg_carried=msg_carried.astype(np.int64, copy=False),
+        lane_carried=carried_counts.astype(np.int64, copy=False),
+        msg_row=msg_row,
+        msg_carried=msg_carried,
         arrival=arrival,
         msg_seq=per_message(carried.column("seq"), ints["seq"]),
         put_ms=per_message(carried.column("put_ms"), time),

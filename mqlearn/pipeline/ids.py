@@ -7,7 +7,8 @@ Arrow buffers checks every value and numbers the identifiers that matching gets 
 small table. A put whose MsgId no get asks for keeps no number (UNASKED): nothing can match it.
 No Python object is made per row. Identifiers carried over from earlier pieces of a trace (as
 their words, :class:`IdColumn.words`) are looked up in the same table (:meth:`IdColumn.codes_of`),
-not parsed again.
+not parsed again, and their text is written from the words when a table shows it
+(:func:`hex_text`).
 """
 
 from __future__ import annotations
@@ -60,15 +61,13 @@ class IdColumn:
         """The text of these rows (null where a row is -1)."""
         return take(self.text, rows)
 
-    def codes_of(
-        self, words: np.ndarray, at: np.ndarray, null: np.ndarray, none: bool
-    ) -> np.ndarray:
-        """The numbers of identifiers given as words ``words[at]`` (of earlier pieces; ``null``
-        per entry of ``at``: none there), NULL or UNASKED as for a row of this column; with
-        ``none``, -1 for the all-zero identifier (MQMI_NONE / MQCI_NONE: a get asks for none)."""
+    def codes_of(self, words: np.ndarray, null: np.ndarray, none: bool) -> np.ndarray:
+        """The numbers of identifiers given as words (of earlier pieces; ``null``: none there),
+        NULL or UNASKED as for a row of this column; with ``none``, -1 for the all-zero
+        identifier (MQMI_NONE / MQCI_NONE: a get asks for none)."""
         if not self.asked:
             return np.where(null, NULL, UNASKED).astype(np.int64)
-        return _lookup(self.table, words, at, null, none)  # type: ignore[no-any-return]
+        return _lookup(self.table, words, null, none)  # type: ignore[no-any-return]
 
 
 @compiled
@@ -163,17 +162,16 @@ def _number(words, status, query):  # pragma: no cover (jit)
 
 
 @compiled
-def _lookup(table, words, at, null, none):  # pragma: no cover (jit)
-    """Numbers of identifiers ``words[at]`` in a table ``_number`` filled, UNASKED if not
-    there (-1 for all zeros when ``none``)."""
+def _lookup(table, words, null, none):  # pragma: no cover (jit)
+    """Numbers of identifiers ``words`` in a table ``_number`` filled, UNASKED if not there
+    (-1 for all zeros when ``none``)."""
     mask = np.uint64(len(table) - 1)
     codes = np.full(len(null), UNASKED, dtype=np.int64)
     for i in range(len(null)):
         if null[i]:
             codes[i] = NULL
             continue
-        k = at[i]
-        w0, w1, w2 = words[k, 0], words[k, 1], words[k, 2]
+        w0, w1, w2 = words[i, 0], words[i, 1], words[i, 2]
         if none and w0 == 0 and w1 == 0 and w2 == 0:
             codes[i] = -1
             continue
@@ -184,6 +182,41 @@ def _lookup(table, words, at, null, none):  # pragma: no cover (jit)
                 break
             slot = (slot + np.uint64(1)) & mask
     return codes
+
+
+_HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
+
+
+@compiled
+def _hex(words, null, digits):  # pragma: no cover (jit)
+    """The text of identifiers given as words (``_parse`` read backwards): 48 lower-case hex
+    digits each, none where ``null``; Arrow string offsets and data."""
+    n = len(null)
+    offsets = np.zeros(n + 1, dtype=np.int32)
+    for i in range(n):
+        offsets[i + 1] = offsets[i] + (0 if null[i] else HEX_DIGITS)
+    data = np.empty(offsets[n], dtype=np.uint8)
+    for i in range(n):
+        j = offsets[i]
+        if null[i]:
+            continue
+        for k in range(3):
+            word = words[i, k]
+            for d in range(15, -1, -1):
+                data[j + 15 - d] = digits[(word >> np.uint64(4 * d)) & np.uint64(15)]
+            j += 16
+    return offsets, data
+
+
+def hex_text(words: np.ndarray, null: np.ndarray) -> pa.Array:
+    """Identifiers given as words ((n, 3) uint64) as the text a table shows (null where
+    ``null``): what the trace held, in lower case."""
+    null = np.broadcast_to(np.asarray(null, dtype=bool), (len(words),))
+    offsets, data = _hex(words, null, _HEX)
+    validity = pa.py_buffer(np.packbits(~null, bitorder="little")) if null.any() else None
+    return pa.StringArray.from_buffers(
+        len(words), pa.py_buffer(offsets), pa.py_buffer(data), validity, int(null.sum())
+    )
 
 
 def id_column(array: pa.Array, query: np.ndarray) -> IdColumn:

@@ -23,8 +23,8 @@ import pyarrow.compute as pc
 from mqlearn.engine.rule_formulas import is_expired, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline import kernel as K
-from mqlearn.pipeline.arrays import coded, nullable, numbers, take
-from mqlearn.pipeline.carry import TEXT, Carried
+from mqlearn.pipeline.arrays import coded, either, nullable, numbers, take
+from mqlearn.pipeline.carry import Carried, Names
 from mqlearn.pipeline.encode import Encoded
 from mqlearn.pipeline.ids import NULL
 from mqlearn.pipeline.order import merge_order
@@ -176,13 +176,26 @@ class Tables:
         )
         return pc.coalesce(named, own)
 
+    def _values(self, of_carried: np.ndarray, of_rows: np.ndarray, pos: np.ndarray) -> np.ndarray:
+        """Per message at ``pos``: a value of the carried messages (``of_carried``, per
+        position in enc.carried) or of the rows (``of_rows``, per table row)."""
+        return either(self.enc.msg_carried[pos], of_carried, self.msg_trace_row[pos], of_rows)
+
+    def _name_numbers(
+        self, name: str, row: np.ndarray, part: np.ndarray, names: Names
+    ) -> np.ndarray:
+        """:meth:`_row_text` of table rows (not -1) as numbers in ``names``."""
+        column = self.cols.texts[name if name == "reply_to_q" else "reply_to_qmgr"]
+        codes = column.codes[row]
+        numbers = np.append(names.numbers_of(column.uniques), -1)[codes]
+        if name == "reply_to_q":
+            return numbers
+        own = names.numbers_of(pa.array(self.qmgr_names, pa.string()))[self.qmgr_code[part]]
+        return np.where(column.blank(codes), own, numbers)
+
     def _ints(self, name: str, pos: np.ndarray) -> np.ndarray:
         """An integer trace column (of Carried too) for the messages at ``pos``."""
-        carried = self.enc.msg_carried[pos]
-        of_rows = _pick(self.cols.ints[name].values, self.msg_trace_row[pos])
-        of_carried = self.enc.carried.store.values[name]
-        slots = _pick(self.enc.carried.slots, carried)
-        return np.where(carried >= 0, _pick(of_carried, slots), of_rows)
+        return self._values(self.enc.carried.column(name), self.cols.ints[name].values, pos)
 
     def _place(self, part: np.ndarray) -> dict[str, Any]:
         """The qmgr and queue columns of rows of these partitions."""
@@ -305,25 +318,21 @@ class Tables:
 
     def still_queued(self, others: Carried) -> Carried:
         """The messages still queued on incomplete partitions, as the next piece of the trace
-        starts from them, after ``others`` (those of the queues this run did not replay, of the
-        store its carried messages are in)."""
-        enc, ids, ints = self.enc, self.cols.ids, self.cols.ints
+        starts from them, joined with ``others`` (those of the queues this run did not replay,
+        of the same replay)."""
+        enc, ids, carried = self.enc, self.cols.ids, self.enc.carried
         waiting = (self.end_kind == K.QUEUED) & ~self.complete[self.msg_part]
-        # those carried in stay as they came (in arrival order within each queue), and those
-        # this piece's rows put follow them: each queue's messages stay in arrival order
-        still = np.zeros(len(enc.carried), dtype=bool)
-        still[enc.msg_carried[waiting & (enc.msg_carried >= 0)]] = True
-        kept = others.joined(enc.carried.take(np.flatnonzero(still)))
-        pos = self._in_put_order(waiting & (enc.msg_carried < 0))
-        # the order by deadline of this run's waiting messages, as positions in the new set
+        pos = np.flatnonzero(waiting)  # in delivery order, as a Carried set keeps them
         at = np.full(len(waiting), -1, dtype=np.int64)
-        from_carried = waiting & (enc.msg_carried >= 0)
-        kept_at = np.cumsum(still) - 1 + len(others)
-        at[from_carried] = kept_at[enc.msg_carried[from_carried]]
-        at[pos] = np.arange(len(kept), len(kept) + len(pos))
-        in_run = at[enc.dl_order]
-        by_deadline = np.concatenate((others.by_deadline, in_run[in_run >= 0]))
+        at[pos] = np.arange(len(pos))
+        by_arrival, by_deadline = at[enc.arrival], at[enc.dl_order]
         row, part = self.msg_trace_row[pos], self.msg_part[pos]
+        came, own = enc.msg_carried[pos], row >= 0
+        names = {}
+        for name in ("reply_to_q", "report_qmgr"):
+            names[name] = np.empty(len(pos), dtype=np.int64)
+            names[name][~own] = carried.column(name)[came[~own]]
+            names[name][own] = self._name_numbers(name, row[own], part[own], carried.names)
         values = {
             "part": enc.parts[part],
             "seq": enc.msg_seq[pos],
@@ -333,14 +342,20 @@ class Tables:
             "expiry": enc.expiry[pos],
             "deadline": enc.deadline[pos],
             "report": enc.report[pos],
-            "persistence": ints["persistence"].values[row],
-            "data_length": ints["data_length"].values[row],
-            "msg_words": ids["msg_id"].words[row],
-            "correl_words": ids["correl_id"].words[row],
-            "correl_null": ids["correl_id"].codes[row] == NULL,
+            "persistence": self._ints("persistence", pos),
+            "data_length": self._ints("data_length", pos),
+            "msg_words": self._values(carried.column("msg_words"), ids["msg_id"].words, pos),
+            "correl_words": self._values(
+                carried.column("correl_words"), ids["correl_id"].words, pos
+            ),
+            "correl_null": self._values(
+                carried.column("correl_null"), ids["correl_id"].codes == NULL, pos
+            ),
+            **names,
         }
-        text = pa.table({name: self._row_text(name, row, part) for name in TEXT.names}, schema=TEXT)
-        return kept.and_then(values, text, by_deadline)
+        return Carried(
+            values, by_arrival[by_arrival >= 0], by_deadline[by_deadline >= 0], carried.names
+        ).joined(others)
 
     def add_to(self, totals: Totals) -> None:
         """Add this run's counts to the per-queue summary totals."""
