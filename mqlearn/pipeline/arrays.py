@@ -107,18 +107,28 @@ def _either(first_at, first, second_at, second, out):  # pragma: no cover (jit)
         out[i] = first[j] if j >= 0 else second[second_at[i]]
 
 
+@compiled
+def _either_rows(first_at, first, second_at, second, out):  # pragma: no cover (jit)
+    for i in range(len(first_at)):
+        j = first_at[i]
+        if j >= 0:
+            for k in range(out.shape[1]):
+                out[i, k] = first[j, k]
+        else:
+            j = second_at[i]
+            for k in range(out.shape[1]):
+                out[i, k] = second[j, k]
+
+
 def either(
     first_at: np.ndarray, first: np.ndarray, second_at: np.ndarray, second: np.ndarray
 ) -> np.ndarray:
     """Per entry ``i``: ``first[first_at[i]]`` where ``first_at[i] >= 0``, else
-    ``second[second_at[i]]`` (rows along the first axis, a column at a time: one pass, where
-    numpy's gathers and masked assignments take four)."""
+    ``second[second_at[i]]`` (rows along the first axis of 1-D or 2-D arrays): one pass, where
+    numpy's gathers and masked assignments take four."""
     out = np.empty((len(first_at), *second.shape[1:]), dtype=second.dtype)
-    if out.ndim == 1:
-        _either(first_at, first, second_at, second, out)
-        return out
-    for k in range(out.shape[1]):
-        _either(first_at, first[:, k], second_at, second[:, k], out[:, k])
+    fill = _either if out.ndim == 1 else _either_rows
+    fill(first_at, first, second_at, second, out)
     return out
 
 

@@ -7,9 +7,9 @@ in any order, and a piece may hold any mix of queues. Between pieces a queue kee
 
 - its messages still queued, as the replay left them (:class:`~mqlearn.pipeline.carry.Carried`:
   deadlines, lanes, identifiers, what the tables show of them), not as trace rows: the next
-  piece in which the queue has rows (or ends) starts from them, present from its start, without
-  validating, encoding or replaying them again. No scan is due for them before that piece's rows
-  (the scans up to the queue's latest time ran already);
+  piece replays the queue from them, present from its start, rows or none, without validating,
+  encoding or replaying them again. No scan is due for them before that piece's rows (the scans
+  up to the queue's latest time ran already: on a queue without rows there, nothing happens);
 - each handle's browse cursor, as (lane, seq of the PUT) of the message it is on, which may
   have left the queue since: the next piece puts it back just after the carried messages of that
   lane that arrived up to it, which is where BROWSE_NEXT continues;
@@ -19,9 +19,9 @@ in any order, and a piece may hold any mix of queues. Between pieces a queue kee
 
 A queue whose trace is complete with a piece (its rows so far are all it has: ``rows_per_queue``)
 reports its still-queued messages there and keeps nothing. Memory is therefore one piece plus
-the messages still queued at the cut (their store holds at most about 1.5 times them); time, the
-piece's rows plus gathering, by slot, the values of the carried messages of the queues it holds
-(their text is read only for the messages a table shows).
+the columns of the messages still queued at the cut (kept in the piece's own arrays, which the
+next piece copies them from); time, the piece's rows plus one copy of each carried message's
+columns into the next piece's arrays, in the order they are already in.
 """
 
 from __future__ import annotations
@@ -151,13 +151,10 @@ class BatchReplay:
         self._check_order(valid)
         self.latest = valid.latest
         done, until = self._close(valid)
-        # the queues replayed here: those with rows, and those that end here with messages
-        here = done.copy()
-        here[valid.part] = True
-        carried, kept = self.carry.of_queues(here)
+        carried = self.carry  # every queue with messages queued is replayed here, rows or none
         named = np.zeros(len(self.queues), dtype=bool)  # the queues the tables' names list
         named[valid.part] = True
-        named[self.carry.part] = True
+        named[carried.part] = True
         if not len(valid.rows) and not len(carried):
             return Piece(None, valid.rejects, rows.num_rows, accepted=0)
         enc = encode(valid, self.queues, until, carried)
@@ -171,7 +168,7 @@ class BatchReplay:
         self._cursors_out(enc, before, cursors)
         for key in [key for key in self.cursors if done[key[0]]]:
             del self.cursors[key]
-        self.carry = tables.still_queued(kept)
+        self.carry = tables.still_queued()
         return Piece(tables, valid.rejects, rows.num_rows, accepted=len(valid.rows))
 
     def _close(self, valid: Validated) -> tuple[np.ndarray, np.ndarray]:

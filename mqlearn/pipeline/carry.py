@@ -6,19 +6,20 @@ them: their queue, put seq and time, priority and lane, stored Expiry and deadli
 and the values the messages table shows, their identifiers as words (numbered again for the
 next piece's matching gets, never parsed again; their text is written from the words when a
 table shows it) and the names an expiration report would go to, as numbers in a list of names
-(:class:`Names`). The next piece starts its queues from them (:mod:`mqlearn.pipeline.kernel`:
-present from the start, ahead of the piece's own messages in every lane); they are not
-validated, encoded or replayed again.
+(:class:`Names`). The next piece starts from them (:mod:`mqlearn.pipeline.kernel`: present from
+the start, ahead of the piece's own messages in every lane); they are not validated, encoded or
+replayed again, and every queue they are on is replayed in that piece, rows or none.
 
-A :class:`Carried` set holds them as whole columns in **delivery order**: by queue
-(QueueTable position), lane descending, then arrival, the order the replay numbers a piece's
-messages in. A piece therefore places them with arithmetic on per-lane counts (no sort, no
-gather through an index), and the next set is its still-queued messages taken as they lie.
-Beside the columns, a set keeps its messages' positions by arrival and by (deadline, arrival),
-each queue's together, queues ascending: the orders the messages table and the replay's scans
-walk, kept from the pieces before, so that a piece orders only its own messages. Nothing in a
-set is changed once made (a piece's tables may be built in another thread while the next
-piece is replayed).
+A :class:`Carried` set is not a copy: it is the per-message columns of the piece that left the
+messages (``Encoded.columns``, in that piece's delivery order: by queue, lane descending, then
+arrival) and the positions of the messages still queued there. Those positions increase, so the
+set is in delivery order too, and the next piece places its messages with arithmetic on
+per-lane counts and copies each column once, straight into its own (no sort, no gather to an
+intermediate copy). Beside them, a set keeps its messages' positions by arrival and by
+(deadline, arrival), each queue's together, queues ascending: the orders the messages table and
+the replay's scans walk, so that a piece orders only its own messages. Nothing in a set is
+changed once made (a piece's tables may be built in another thread while the next piece is
+replayed).
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ import numpy as np
 import pyarrow as pa
 
 from mqlearn.pipeline.arrays import take
-from mqlearn.pipeline.ids import hex_text
 
 # per message: name -> (dtype, trailing shape)
 COLUMNS: dict[str, tuple[type, tuple[int, ...]]] = {
@@ -50,8 +50,6 @@ COLUMNS: dict[str, tuple[type, tuple[int, ...]]] = {
     "reply_to_q": (np.int64, ()),  # number in Names, -1: null
     "report_qmgr": (np.int64, ()),  # where its expiration report would go (number in Names)
 }
-# the texts a table may show of a carried message: written from words, or looked up in Names
-TEXTS = ("msg_id", "correl_id", "reply_to_q", "report_qmgr")
 
 
 class Names:
@@ -86,90 +84,33 @@ class Names:
 
 @dataclass(frozen=True)
 class Carried:
-    """Messages still queued (see the module docstring): ``values`` per :data:`COLUMNS` in
-    delivery order; ``by_arrival`` and ``by_deadline``, positions in the set, each queue's
-    messages together (queues ascending) in arrival order and by (deadline, arrival)."""
+    """Messages still queued (see the module docstring): ``at``, their positions (increasing)
+    in ``columns`` (per :data:`COLUMNS`, the arrays of the piece that left them);
+    ``by_arrival`` and ``by_deadline``, positions in the set, each queue's messages together
+    (queues ascending) in arrival order and by (deadline, arrival)."""
 
-    values: dict[str, np.ndarray]
+    columns: dict[str, np.ndarray]
+    at: np.ndarray
     by_arrival: np.ndarray
     by_deadline: np.ndarray
     names: Names
 
     def __len__(self) -> int:
-        return len(self.by_arrival)
+        return len(self.at)
 
     @classmethod
     def empty(cls, names: Names | None = None) -> Carried:
-        values = {
+        columns = {
             name: np.zeros((0, *shape), dtype=dtype) for name, (dtype, shape) in COLUMNS.items()
         }
         none = np.zeros(0, dtype=np.int64)
-        return cls(values, none, none, Names() if names is None else names)
+        return cls(columns, none, none, none, Names() if names is None else names)
 
     def column(self, name: str) -> np.ndarray:
         """The values ``name`` (of :data:`COLUMNS`) of these messages, in delivery order."""
-        return self.values[name]
+        values: np.ndarray = self.columns[name][self.at]
+        return values
 
     @property
     def part(self) -> np.ndarray:
-        return self.values["part"]
-
-    def text(self, name: str, positions: np.ndarray) -> pa.Array:
-        """The text ``name`` (of :data:`TEXTS`) of the messages at ``positions`` (-1: null)."""
-        missing = positions < 0
-        at = np.where(missing, 0, positions)
-        if name in ("msg_id", "correl_id"):
-            prefix = "msg" if name == "msg_id" else "correl"
-            null = missing | (self.values["correl_null"][at] if prefix == "correl" else False)
-            if not len(self):
-                return pa.nulls(len(positions), pa.string())
-            return hex_text(self.values[f"{prefix}_words"][at], null)
-        if not len(self):
-            return pa.nulls(len(positions), pa.string())
-        return self.names.text(np.where(missing, -1, self.values[name][at]))
-
-    def take(self, keep: np.ndarray) -> Carried:
-        """The messages where ``keep`` (bool per message) holds, in the same orders."""
-        renumbered = np.cumsum(keep) - 1
-        values = {name: array[keep] for name, array in self.values.items()}
-        by_arrival = self.by_arrival[keep[self.by_arrival]]
-        by_deadline = self.by_deadline[keep[self.by_deadline]]
-        return Carried(values, renumbered[by_arrival], renumbered[by_deadline], self.names)
-
-    def of_queues(self, wanted: np.ndarray) -> tuple[Carried, Carried]:
-        """(the messages of the queues ``wanted`` holds (bool per QueueTable position), the
-        others)."""
-        mine = wanted[self.part]
-        if mine.all():
-            return self, Carried.empty(self.names)
-        if not mine.any():
-            return Carried.empty(self.names), self
-        return self.take(mine), self.take(~mine)
-
-    def joined(self, other: Carried) -> Carried:
-        """Both sets (of different queues, of one replay), in delivery order."""
-        if not len(other):
-            return self
-        if not len(self):
-            return other
-        if other.names is not self.names:
-            raise ValueError("carried sets of two replays cannot be joined")
-        part = np.concatenate((self.part, other.part))
-        order = np.argsort(part, kind="stable")  # the queues of each set stay in their order
-        at = np.empty(len(order), dtype=np.int64)
-        at[order] = np.arange(len(order))
-        values = {
-            name: np.concatenate((array, other.values[name]))[order]
-            for name, array in self.values.items()
-        }
-
-        def by(first: np.ndarray, second: np.ndarray) -> np.ndarray:
-            positions = at[np.concatenate((first, second + len(self)))]
-            return positions[np.argsort(values["part"][positions], kind="stable")]
-
-        return Carried(
-            values,
-            by(self.by_arrival, other.by_arrival),
-            by(self.by_deadline, other.by_deadline),
-            self.names,
-        )
+        return self.column("part")

@@ -6,8 +6,9 @@ priority a message is stored and ordered at (MD-02), CAPEXPRY (EXP-06), deadline
 order of every message within its partition, and the MsgId/CorrelId indexes for matched gets.
 What depends on the order of events (MAXDEPTH, lazy discards, cursors, scans) is left to
 :mod:`mqlearn.pipeline.kernel`. The messages still queued from earlier pieces of the trace
-(:class:`~mqlearn.pipeline.carry.Carried`) join the piece's own messages as they are: only their
-identifiers are numbered again (for this piece's matching gets).
+(:class:`~mqlearn.pipeline.carry.Carried`) join the piece's own messages as they are, each of
+their columns copied once (``Encoded.columns``, every value a table shows or the next piece
+carries): only their identifiers are numbered again, where this piece's matching gets walk.
 """
 
 from __future__ import annotations
@@ -15,18 +16,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import pyarrow as pa
 
 from mqlearn.engine import rule_formulas as R
 from mqlearn.engine.mqi_checks import REPORTS_REQUESTED, check_report
 from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.pipeline import kernel as K
-from mqlearn.pipeline.arrays import factorize
-from mqlearn.pipeline.carry import Carried
-from mqlearn.pipeline.ids import IdColumn
+from mqlearn.pipeline.arrays import either, factorize
+from mqlearn.pipeline.carry import COLUMNS, Carried, Names
+from mqlearn.pipeline.ids import NULL, UNASKED, IdColumn
 from mqlearn.pipeline.order import deadline_order, group_order, merge_by_deadline
 from mqlearn.pipeline.queues import QueueTable
-from mqlearn.pipeline.validate import Validated
+from mqlearn.pipeline.validate import TextColumn, Validated
+
+Own = tuple[np.ndarray, np.ndarray]  # the piece's own messages: positions, and a value each
 
 MAXPRTY = 9  # the queue manager's MAXPRTY (the engine's default; traces cannot change it)
 
@@ -55,22 +59,27 @@ class Encoded:
     rlo: np.ndarray  # ... and the range of that index it walks
     rhi: np.ndarray
     rcorrel: np.ndarray  # the CorrelId number a get matching both identifiers checks
-    carried: Carried  # the messages queued before this piece's rows, of these partitions
-    lane_carried: np.ndarray  # how many of them per (partition, lane) block
-    msg_row: np.ndarray  # per message: its PUT row, -1 if carried
-    msg_carried: np.ndarray  # per message: its position in ``carried``, -1 if put by a row
+    names: Names  # the names the messages' reply_to_q and report_qmgr numbers stand for
+    lane_carried: np.ndarray  # how many carried messages per (partition, lane) block
+    msg_row: np.ndarray  # per message: its PUT row, -1 if carried (queued before the rows)
     arrival: np.ndarray  # message positions of each partition in arrival order
-    msg_seq: np.ndarray  # per message: the seq of its PUT
-    put_ms: np.ndarray  # per message: the time of its PUT
-    expiry: np.ndarray  # per message: Expiry as stored (after CAPEXPRY)
-    report: np.ndarray  # per message: MD.Report
-    priority: np.ndarray  # per message: MD.Priority as stored
-    deadline: np.ndarray  # ms; kernel.NEVER for unlimited
-    lane: np.ndarray
+    columns: dict[str, np.ndarray]  # per message: Carried.COLUMNS (deadline in ms, NEVER)
     correl: np.ndarray  # CorrelId number (negative: none a get asks for)
     dl_order: np.ndarray  # messages by (partition, deadline, arrival)
     msg_index: np.ndarray  # messages by (partition, MsgId number, position)
     correl_index: np.ndarray  # messages by (partition, CorrelId number, position)
+
+    @property
+    def msg_seq(self) -> np.ndarray:
+        return self.columns["seq"]
+
+    @property
+    def deadline(self) -> np.ndarray:
+        return self.columns["deadline"]
+
+    @property
+    def lane(self) -> np.ndarray:
+        return self.columns["lane"]
 
     def kernel_args(
         self, cursors: np.ndarray
@@ -101,11 +110,11 @@ class Encoded:
                 self.deadline,
                 self.lane,
                 self.correl,
-                self.put_ms,
+                self.columns["put_ms"],
                 self.dl_order,
                 self.msg_index,
                 self.correl_index,
-                np.where(self.msg_carried >= 0, K.PRESENT, K.FUTURE).astype(np.int8),
+                np.where(self.msg_row < 0, K.PRESENT, K.FUTURE).astype(np.int8),
             ),
             cursors,
         )
@@ -154,10 +163,23 @@ def _id_codes(column: IdColumn, valid: Validated) -> np.ndarray:
     return np.where(valid.sorted(column.zero), -1, codes) if column.asked else codes
 
 
-def _carried_codes(column: IdColumn, carried: Carried, name: str) -> np.ndarray:
-    """:func:`_id_codes` of the identifiers ``name`` ("msg" or "correl") carried as words."""
-    null = carried.column("correl_null") if name == "correl" else np.zeros(len(carried), bool)
-    return column.codes_of(carried.column(f"{name}_words"), null, none=bool(column.asked))
+def _message_codes(
+    column: IdColumn, name: str, columns: dict[str, np.ndarray], carried: np.ndarray, own: Own
+) -> np.ndarray:
+    """:func:`_id_codes` per message of the identifiers ``name`` ("msg" or "correl"): the
+    carried ones at message positions ``carried`` looked up by their words (the other carried
+    ones: UNASKED, as no get matches them here), the piece's own (``own``: their positions and
+    the codes of their rows) as their rows were numbered."""
+    null = columns["correl_null"][carried] if name == "correl" else np.zeros(len(carried), bool)
+    codes = np.full(len(columns["part"]), UNASKED, dtype=np.int64)
+    codes[own[0]] = own[1]
+    codes[carried] = column.codes_of(columns[f"{name}_words"], carried, null, bool(column.asked))
+    return codes
+
+
+def _numbers(column: TextColumn, codes: np.ndarray, names: Names) -> np.ndarray:
+    """The numbers in ``names`` of a name column's values (codes into its uniques; -1: null)."""
+    return np.append(names.numbers_of(column.uniques), -1)[codes]
 
 
 def _starts(counts: np.ndarray) -> np.ndarray:
@@ -303,17 +325,21 @@ def encode(
     n_msgs = n_carried + n_own
     put_pos = np.full(len(rows), -1, dtype=np.int64)
     put_pos[accepted] = own_pos
+    msg_row = np.full(n_msgs, -1, dtype=np.int64)  # per message: its PUT row, -1 if carried
+    msg_row[own_pos] = accepted
+    trace_row = np.full(n_msgs, -1, dtype=np.int64)  # ... and its position in the trace
+    trace_row[own_pos] = rows[accepted]
+    carried_at = np.full(n_msgs, -1, dtype=np.int64)  # ... or its place in carried.columns
+    carried_at[carried_pos] = carried.at
 
-    def per_message(of_carried: np.ndarray, of_rows: np.ndarray) -> np.ndarray:
-        out = np.empty((n_msgs, *of_rows.shape[1:]), dtype=of_rows.dtype)
-        out[carried_pos] = of_carried
-        out[own_pos] = of_rows[accepted]
-        return out
+    def per_message(name: str, of_rows: np.ndarray, row: np.ndarray = msg_row) -> np.ndarray:
+        """Column ``name`` of Carried.COLUMNS per message: the carried ones' values, the
+        others' from ``of_rows`` (per row, or per trace position with ``trace_row``)."""
+        dtype = COLUMNS[name][0]
+        return either(carried_at, carried.columns[name], row, of_rows.astype(dtype, copy=False))
 
-    msg_row = per_message(np.full(n_carried, -1, dtype=np.int64), np.arange(len(rows)))
-    msg_carried = per_message(np.arange(n_carried), np.full(len(rows), -1, dtype=np.int64))
     msg_lo = lane_start[:: K.LANES]
-    msg_deadline = per_message(carried.column("deadline"), deadline)
+    msg_deadline = per_message("deadline", deadline)
     # each partition's messages by arrival, and by deadline: the carried ones come in those
     # orders already (Carried.by_arrival, by_deadline), the piece's own follow them (by
     # arrival) or are sorted and merged with them (by deadline)
@@ -328,18 +354,58 @@ def encode(
     own_dl = deadline_order(own_bounds, own_pos, msg_deadline, R.NEVER)
     dl_order = merge_by_deadline(carried_bounds, carried_dl, own_bounds, own_dl, msg_deadline)
 
+    # the values the tables show of a message, and what the next piece carries (Carried)
+    names = carried.names
+    reply_q = cols.texts["reply_to_q"]
+    reply_qmgr = cols.texts["reply_to_qmgr"]
+    reply_qmgr_codes = valid.sorted(reply_qmgr.codes)
+    own_qmgr = names.numbers_of(pa.array(table.qmgr[parts].tolist(), pa.string()))
+    columns = {
+        "part": np.repeat(parts, np.diff(msg_lo)),
+        "seq": per_message("seq", ints["seq"]),
+        "put_ms": per_message("put_ms", time),
+        "priority": per_message("priority", priority),
+        "lane": per_message("lane", lane),
+        "expiry": per_message("expiry", stored_expiry),
+        "deadline": msg_deadline,
+        "report": per_message("report", ints["report"]),
+        "persistence": per_message("persistence", ints["persistence"]),
+        "data_length": per_message("data_length", ints["data_length"]),
+        "msg_words": per_message("msg_words", cols.ids["msg_id"].words, trace_row),
+        "correl_words": per_message("correl_words", cols.ids["correl_id"].words, trace_row),
+        "correl_null": per_message("correl_null", cols.ids["correl_id"].codes == NULL, trace_row),
+        "reply_to_q": per_message("reply_to_q", _numbers(reply_q, reply_q.codes, names), trace_row),
+        # an expiration report goes to ReplyToQMgr, a blank one meaning the message's own
+        "report_qmgr": per_message(
+            "report_qmgr",
+            np.where(
+                reply_qmgr.blank(reply_qmgr_codes),
+                own_qmgr[row_part],
+                _numbers(reply_qmgr, reply_qmgr_codes, names),
+            ),
+        ),
+    }
+
     # MsgId / CorrelId indexes and the range each matching get walks
     match = ints["match_options"]
     msg_code = _id_codes(cols.ids["msg_id"], valid)
     correl_code = _id_codes(cols.ids["correl_id"], valid)
-    message_code = {
-        "msg_id": per_message(_carried_codes(cols.ids["msg_id"], carried, "msg"), msg_code),
-        "correl_id": per_message(
-            _carried_codes(cols.ids["correl_id"], carried, "correl"), correl_code
-        ),
-    }
     use_msg = ~is_put & ((match & C.MQMO_MATCH_MSG_ID) != 0) & (msg_code >= 0)
     use_correl = ~is_put & ((match & C.MQMO_MATCH_CORREL_ID) != 0) & (correl_code >= 0)
+    message_code = {
+        name: _message_codes(
+            cols.ids[name],
+            prefix,
+            columns,
+            # only the carried messages of queues a matching get walks here need a number
+            carried_pos[np.isin(carried_part, row_part[use])],
+            (own_pos, code[accepted]),
+        )
+        for name, prefix, code, use in (
+            ("msg_id", "msg", msg_code, use_msg),
+            ("correl_id", "correl", correl_code, use_correl),
+        )
+    }
     match_kind = np.where(use_msg, K.MATCH_MSG, 0) + np.where(use_correl, K.MATCH_CORREL, 0)
     rlo = np.zeros(len(rows), dtype=np.int64)
     rhi = np.zeros(len(rows), dtype=np.int64)
@@ -373,18 +439,11 @@ def encode(
         rlo=rlo,
         rhi=rhi,
         rcorrel=correl_code,
-        carried=carried,
+        names=names,
         lane_carried=carried_counts.astype(np.int64, copy=False),
         msg_row=msg_row,
-        msg_carried=msg_carried,
         arrival=arrival,
-        msg_seq=per_message(carried.column("seq"), ints["seq"]),
-        put_ms=per_message(carried.column("put_ms"), time),
-        expiry=per_message(carried.column("expiry"), stored_expiry),
-        report=per_message(carried.column("report"), ints["report"]),
-        priority=per_message(carried.column("priority"), priority),
-        deadline=msg_deadline.astype(np.int64, copy=False),
-        lane=per_message(carried_lane, lane).astype(np.int64, copy=False),
+        columns=columns,
         correl=message_code["correl_id"],
         dl_order=dl_order,
         msg_index=indexes["msg_id"],

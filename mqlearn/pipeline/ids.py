@@ -61,13 +61,15 @@ class IdColumn:
         """The text of these rows (null where a row is -1)."""
         return take(self.text, rows)
 
-    def codes_of(self, words: np.ndarray, null: np.ndarray, none: bool) -> np.ndarray:
-        """The numbers of identifiers given as words (of earlier pieces; ``null``: none there),
-        NULL or UNASKED as for a row of this column; with ``none``, -1 for the all-zero
-        identifier (MQMI_NONE / MQCI_NONE: a get asks for none)."""
+    def codes_of(
+        self, words: np.ndarray, at: np.ndarray, null: np.ndarray, none: bool
+    ) -> np.ndarray:
+        """The numbers of identifiers given as words ``words[at]`` (of earlier pieces; ``null``
+        per entry of ``at``: none there), NULL or UNASKED as for a row of this column; with
+        ``none``, -1 for the all-zero identifier (MQMI_NONE / MQCI_NONE: a get asks for none)."""
         if not self.asked:
             return np.where(null, NULL, UNASKED).astype(np.int64)
-        return _lookup(self.table, words, null, none)  # type: ignore[no-any-return]
+        return _lookup(self.table, words, at, null, none)  # type: ignore[no-any-return]
 
 
 @compiled
@@ -162,16 +164,17 @@ def _number(words, status, query):  # pragma: no cover (jit)
 
 
 @compiled
-def _lookup(table, words, null, none):  # pragma: no cover (jit)
-    """Numbers of identifiers ``words`` in a table ``_number`` filled, UNASKED if not there
-    (-1 for all zeros when ``none``)."""
+def _lookup(table, words, at, null, none):  # pragma: no cover (jit)
+    """Numbers of identifiers ``words[at]`` in a table ``_number`` filled, UNASKED if not
+    there (-1 for all zeros when ``none``)."""
     mask = np.uint64(len(table) - 1)
     codes = np.full(len(null), UNASKED, dtype=np.int64)
     for i in range(len(null)):
         if null[i]:
             codes[i] = NULL
             continue
-        w0, w1, w2 = words[i, 0], words[i, 1], words[i, 2]
+        k = at[i]
+        w0, w1, w2 = words[k, 0], words[k, 1], words[k, 2]
         if none and w0 == 0 and w1 == 0 and w2 == 0:
             codes[i] = -1
             continue

@@ -304,7 +304,7 @@ def replay_rows(parts, rows, inputs, cursors):  # pragma: no cover
     )
     state, deadline = msgs.state, msgs.deadline
     final = np.zeros((n_parts, 2), dtype=np.int64)
-    scans = np.zeros((m, 4), dtype=np.int64)
+    scans = np.empty((m, 4), dtype=np.int64)  # rows 0:n_scans are written
     n_scans = 0
     msg_heads = np.arange(len(inputs.msg_index))
     correl_heads = np.arange(len(inputs.correl_index))

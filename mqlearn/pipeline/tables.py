@@ -5,11 +5,12 @@ Numbers go to Arrow without a copy (numpy buffers wrapped); text drawn from a sh
 names (queue names, operations, outcomes: :data:`CODED`) is dictionary-encoded, its codes being
 the positions the replay computed, and stays so in the Parquet files (a reader sees text).
 
-A replay may run over a piece of the trace (:mod:`mqlearn.pipeline.batches`): its messages
-then include those still queued after the earlier pieces (``Encoded.carried``), whose values
-come from there instead of from a row. Only the queues whose trace is ``complete`` with this
-piece report their still-queued messages; on the other queues they are carried on to the next
-piece (:meth:`Tables.still_queued`). The summary adds up over the pieces (:class:`Totals`).
+Every value of a message comes from ``Encoded.columns`` (its MsgId and CorrelId text written
+from their words, its reply names from their numbers), whether a row of this run put it or it
+was still queued after the earlier pieces of the trace (:mod:`mqlearn.pipeline.batches`). Only
+the queues whose trace is ``complete`` with this piece report their still-queued messages; on
+the other queues they are carried on to the next piece (:meth:`Tables.still_queued`). The
+summary adds up over the pieces (:class:`Totals`).
 """
 
 from __future__ import annotations
@@ -18,15 +19,14 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from mqlearn.engine.rule_formulas import is_expired, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline import kernel as K
-from mqlearn.pipeline.arrays import coded, either, nullable, numbers, take
-from mqlearn.pipeline.carry import Carried, Names
+from mqlearn.pipeline.arrays import coded, nullable, numbers
+from mqlearn.pipeline.carry import Carried
 from mqlearn.pipeline.encode import Encoded
-from mqlearn.pipeline.ids import NULL
+from mqlearn.pipeline.ids import hex_text
 from mqlearn.pipeline.order import merge_order
 from mqlearn.pipeline.queues import QueueTable
 from mqlearn.pipeline.schema import DISCARD_CAUSES, OPS, OPS_OF_VERSION, OUTCOMES, OUTPUT_COLUMNS
@@ -136,10 +136,8 @@ class Tables:
         self.seq = valid.sorted(ints["seq"].values)
         self.handle = valid.sorted(ints["handle"].values)
         discarded = (self.end_kind >= min(_CAUSES)) & (self.end_kind <= max(_CAUSES))
-        self.reported = discarded & ((enc.report & EXPIRATION_REPORTS) != 0)
+        self.reported = discarded & ((enc.columns["report"] & EXPIRATION_REPORTS) != 0)
         self.msg_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(enc.msg_lo))
-        # per message: the table row of its PUT (-1: carried over) and its place in enc.carried
-        self.msg_trace_row = np.where(enc.msg_row >= 0, _pick(enc.rows, enc.msg_row), -1)
         # per partition, the code of its qmgr and of its queue name among the distinct ones
         named = enc.parts if named is None else named
         qmgrs, queues = np.unique(table.qmgr[named]), np.unique(table.queue[named])
@@ -148,54 +146,18 @@ class Tables:
         self.qmgr_names, self.queue_names = qmgrs.tolist(), queues.tolist()
 
     def _text(self, name: str, pos: np.ndarray) -> pa.Array:
-        """A text of :data:`~mqlearn.pipeline.carry.TEXT` for the messages at ``pos`` (-1:
-        null): from their PUT rows, or from the carried messages."""
-        enc = self.enc
-        carried = np.append(enc.msg_carried, -1)[pos]
-        row = np.append(self.msg_trace_row, -1)[pos]
-        new = self._row_text(name, row, np.append(self.msg_part, -1)[pos])
-        if not np.any(carried >= 0):
-            return new
-        return pc.coalesce(new, enc.carried.text(name, carried))
-
-    def _row_text(self, name: str, row: np.ndarray, part: np.ndarray) -> pa.Array:
-        """The text of table rows (-1: null); ``report_qmgr``: ReplyToQMgr, a blank one meaning
-        the message's own queue manager (that of partition ``part``)."""
-        if name in ("msg_id", "correl_id"):
-            return self.cols.ids[name].values(row)
-        texts = self.cols.texts
-        column = texts[name if name == "reply_to_q" else "reply_to_qmgr"]
-        codes = np.where(row >= 0, _pick(column.codes, row), -1)
-        if name == "reply_to_q":
-            return column.values(codes)
-        blank = column.blank(codes)
-        named = column.values(np.where(blank, -1, codes))
-        own = take(
-            pa.array(self.qmgr_names, pa.string()),
-            np.where((row >= 0) & blank, _pick(self.qmgr_code, part), -1),
-        )
-        return pc.coalesce(named, own)
-
-    def _values(self, of_carried: np.ndarray, of_rows: np.ndarray, pos: np.ndarray) -> np.ndarray:
-        """Per message at ``pos``: a value of the carried messages (``of_carried``, per
-        position in enc.carried) or of the rows (``of_rows``, per table row)."""
-        return either(self.enc.msg_carried[pos], of_carried, self.msg_trace_row[pos], of_rows)
-
-    def _name_numbers(
-        self, name: str, row: np.ndarray, part: np.ndarray, names: Names
-    ) -> np.ndarray:
-        """:meth:`_row_text` of table rows (not -1) as numbers in ``names``."""
-        column = self.cols.texts[name if name == "reply_to_q" else "reply_to_qmgr"]
-        codes = column.codes[row]
-        numbers = np.append(names.numbers_of(column.uniques), -1)[codes]
-        if name == "reply_to_q":
-            return numbers
-        own = names.numbers_of(pa.array(self.qmgr_names, pa.string()))[self.qmgr_code[part]]
-        return np.where(column.blank(codes), own, numbers)
-
-    def _ints(self, name: str, pos: np.ndarray) -> np.ndarray:
-        """An integer trace column (of Carried too) for the messages at ``pos``."""
-        return self._values(self.enc.carried.column(name), self.cols.ints[name].values, pos)
+        """A text of the messages at ``pos`` (-1: null): msg_id and correl_id written from
+        their words, reply_to_q and report_qmgr (ReplyToQMgr, a blank one meaning the message's
+        own queue manager) from their numbers in the replay's names."""
+        columns, missing = self.enc.columns, pos < 0
+        if missing.all():
+            return pa.nulls(len(pos), pa.string())
+        at = np.where(missing, 0, pos)
+        if name == "msg_id":
+            return hex_text(columns["msg_words"][at], missing)
+        if name == "correl_id":
+            return hex_text(columns["correl_words"][at], missing | columns["correl_null"][at])
+        return self.enc.names.text(np.where(missing, -1, columns[name][at]))
 
     def _place(self, part: np.ndarray) -> dict[str, Any]:
         """The qmgr and queue columns of rows of these partitions."""
@@ -266,11 +228,11 @@ class Tables:
                 **self._place(part),
                 "msg_id": self._text("msg_id", pos),
                 "correl_id": self._text("correl_id", pos),
+                **{
+                    name: enc.columns[name][pos]
+                    for name in ("put_ms", "priority", "lane", "expiry")
+                },
                 "put_seq": enc.msg_seq[pos],
-                "put_ms": enc.put_ms[pos],
-                "priority": enc.priority[pos],
-                "lane": enc.lane[pos],
-                "expiry": enc.expiry[pos],
                 "deadline_ms": nullable(deadline, deadline == K.NEVER, pa.int64()),
                 "outcome": coded(list(OUTCOMES), outcome),
                 "end_seq": nullable(_pick(self.seq, end_row), end_row < 0, pa.int64()),
@@ -282,8 +244,8 @@ class Tables:
                 "report": reported >= 0,
                 "report_qmgr": self._text("report_qmgr", reported),
                 "report_q": self._text("reply_to_q", reported),
-                "persistence": self._ints("persistence", pos),
-                "data_length": self._ints("data_length", pos),
+                "persistence": enc.columns["persistence"][pos],
+                "data_length": enc.columns["data_length"][pos],
             },
         )
 
@@ -316,46 +278,18 @@ class Tables:
             },
         )
 
-    def still_queued(self, others: Carried) -> Carried:
+    def still_queued(self) -> Carried:
         """The messages still queued on incomplete partitions, as the next piece of the trace
-        starts from them, joined with ``others`` (those of the queues this run did not replay,
-        of the same replay)."""
-        enc, ids, carried = self.enc, self.cols.ids, self.enc.carried
+        starts from them."""
+        enc = self.enc
         waiting = (self.end_kind == K.QUEUED) & ~self.complete[self.msg_part]
         pos = np.flatnonzero(waiting)  # in delivery order, as a Carried set keeps them
         at = np.full(len(waiting), -1, dtype=np.int64)
         at[pos] = np.arange(len(pos))
         by_arrival, by_deadline = at[enc.arrival], at[enc.dl_order]
-        row, part = self.msg_trace_row[pos], self.msg_part[pos]
-        came, own = enc.msg_carried[pos], row >= 0
-        names = {}
-        for name in ("reply_to_q", "report_qmgr"):
-            names[name] = np.empty(len(pos), dtype=np.int64)
-            names[name][~own] = carried.column(name)[came[~own]]
-            names[name][own] = self._name_numbers(name, row[own], part[own], carried.names)
-        values = {
-            "part": enc.parts[part],
-            "seq": enc.msg_seq[pos],
-            "put_ms": enc.put_ms[pos],
-            "priority": enc.priority[pos],
-            "lane": enc.lane[pos],
-            "expiry": enc.expiry[pos],
-            "deadline": enc.deadline[pos],
-            "report": enc.report[pos],
-            "persistence": self._ints("persistence", pos),
-            "data_length": self._ints("data_length", pos),
-            "msg_words": self._values(carried.column("msg_words"), ids["msg_id"].words, pos),
-            "correl_words": self._values(
-                carried.column("correl_words"), ids["correl_id"].words, pos
-            ),
-            "correl_null": self._values(
-                carried.column("correl_null"), ids["correl_id"].codes == NULL, pos
-            ),
-            **names,
-        }
         return Carried(
-            values, by_arrival[by_arrival >= 0], by_deadline[by_deadline >= 0], carried.names
-        ).joined(others)
+            enc.columns, pos, by_arrival[by_arrival >= 0], by_deadline[by_deadline >= 0], enc.names
+        )
 
     def add_to(self, totals: Totals) -> None:
         """Add this run's counts to the per-queue summary totals."""

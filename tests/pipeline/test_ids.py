@@ -7,7 +7,7 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mqlearn.pipeline.ids import MALFORMED, NULL, UNASKED, id_column
+from mqlearn.pipeline.ids import MALFORMED, NULL, UNASKED, hex_text, id_column
 
 HEXISH = "0123456789abcdefABCDEF"
 TEXTS = st.one_of(
@@ -51,3 +51,24 @@ def test_identifiers_are_checked_and_numbered_as_python_reads_them(texts, data) 
     upper = any(status == 0 and t != t.lower() for t, (status, _) in zip(texts, read, strict=True))
     shown = [None if t is None else t.lower() for t in texts] if upper else texts
     assert column.text.to_pylist() == shown
+
+
+WELL_FORMED = st.one_of(st.none(), st.text(HEXISH, min_size=48, max_size=48), st.just("0" * 48))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(WELL_FORMED, min_size=0, max_size=30), st.data())
+def test_identifiers_carried_as_words_come_back_as_their_text_and_numbers(texts, data) -> None:
+    """Tooling (messages carried over a cut of a trace keep their identifiers as words): the
+    text written from the words is the trace's, in lower case (null where there was none), and
+    a lookup of the words gives the numbers the rows got (MQMI_NONE: none asked, -1)."""
+    query = np.array(data.draw(st.lists(st.booleans(), min_size=len(texts), max_size=len(texts))))
+    column = id_column(pa.array(texts, pa.string()), query)
+    null = np.array([t is None for t in texts], dtype=bool)
+    assert hex_text(column.words, null).to_pylist() == [t and t.lower() for t in texts]
+    reversed_at = np.arange(len(texts))[::-1].copy()
+    looked_up = column.codes_of(column.words, reversed_at, null[::-1], none=bool(column.asked))
+    rows = column.codes[::-1]
+    if column.asked:
+        rows = np.where(column.zero[::-1], -1, rows)
+    assert looked_up.tolist() == rows.tolist()
