@@ -152,18 +152,13 @@ class BatchReplay:
         self.latest = valid.latest
         done, until = self._close(valid)
         carried = self.carry  # every queue with messages queued is replayed here, rows or none
-        named = np.zeros(len(self.queues), dtype=bool)  # the queues the tables' names list
-        named[valid.part] = True
-        named[carried.part] = True
         if not len(valid.rows) and not len(carried):
             return Piece(None, valid.rejects, rows.num_rows, accepted=0)
         enc = encode(valid, self.queues, until, carried)
         cursors = self._cursors_in(enc)
         before = cursors.copy()
         result = replay_rows(*enc.kernel_args(cursors))
-        tables = Tables(
-            enc, valid, self.queues, result, complete=done[enc.parts], named=np.flatnonzero(named)
-        )
+        tables = Tables(enc, valid, self.queues, result, complete=done[enc.parts])
         tables.add_to(self.totals)
         self._cursors_out(enc, before, cursors)
         for key in [key for key in self.cursors if done[key[0]]]:

@@ -182,6 +182,13 @@ def _numbers(column: TextColumn, codes: np.ndarray, names: Names) -> np.ndarray:
     return np.append(names.numbers_of(column.uniques), -1)[codes]
 
 
+def _marked(n: int, marked: np.ndarray) -> np.ndarray:
+    """``n`` booleans, true at the positions ``marked``."""
+    flags = np.zeros(n, dtype=bool)
+    flags[marked] = True
+    return flags
+
+
 def _starts(counts: np.ndarray) -> np.ndarray:
     """Where each group of consecutive entries starts, given the groups' sizes, then the end."""
     return np.concatenate(([0], np.cumsum(counts))).astype(np.int64, copy=False)
@@ -398,7 +405,7 @@ def encode(
             prefix,
             columns,
             # only the carried messages of queues a matching get walks here need a number
-            carried_pos[np.isin(carried_part, row_part[use])],
+            carried_pos[_marked(n_parts, row_part[use])[carried_part]],
             (own_pos, code[accepted]),
         )
         for name, prefix, code, use in (

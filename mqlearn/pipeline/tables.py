@@ -101,10 +101,9 @@ def _per_part(part: np.ndarray, n_parts: int, where: np.ndarray | None = None) -
 class Tables:
     """Builds the output tables of one kernel run (``result`` = kernel.replay_rows' return).
 
-    ``complete`` tells, per partition of the run, whether its trace ends with these rows.
-    ``named`` (QueueTable positions, default the partitions') are the queues the dictionaries of
-    the coded qmgr and queue columns list: a piece lists those of the queues with messages
-    queued across it too, so its files do not depend on which queues it replays.
+    ``complete`` tells, per partition of the run, whether its trace ends with these rows. The
+    dictionaries of the coded qmgr and queue columns list the partitions' queues (in a piece of
+    a trace: those with rows in it and those with messages queued across it).
     """
 
     def __init__(
@@ -115,7 +114,6 @@ class Tables:
         result: tuple[np.ndarray, ...],
         *,
         complete: np.ndarray | None = None,
-        named: np.ndarray | None = None,
     ) -> None:
         self.enc, self.cols = enc, valid.columns
         (
@@ -139,8 +137,7 @@ class Tables:
         self.reported = discarded & ((enc.columns["report"] & EXPIRATION_REPORTS) != 0)
         self.msg_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(enc.msg_lo))
         # per partition, the code of its qmgr and of its queue name among the distinct ones
-        named = enc.parts if named is None else named
-        qmgrs, queues = np.unique(table.qmgr[named]), np.unique(table.queue[named])
+        qmgrs, queues = np.unique(table.qmgr[enc.parts]), np.unique(table.queue[enc.parts])
         self.qmgr_code = np.searchsorted(qmgrs, table.qmgr[enc.parts])
         self.queue_code = np.searchsorted(queues, table.queue[enc.parts])
         self.qmgr_names, self.queue_names = qmgrs.tolist(), queues.tolist()
