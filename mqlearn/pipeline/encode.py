@@ -346,6 +346,7 @@ def encode(
         return either(carried_at, carried.columns[name], row, of_rows.astype(dtype, copy=False))
 
     msg_lo = lane_start[:: K.LANES]
+    msg_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(msg_lo))
     msg_deadline = per_message("deadline", deadline)
     # each partition's messages by arrival, and by deadline: the carried ones come in those
     # orders already (Carried.by_arrival, by_deadline), the piece's own follow them (by
@@ -368,7 +369,7 @@ def encode(
     reply_qmgr_codes = valid.sorted(reply_qmgr.codes)
     own_qmgr = names.numbers_of(pa.array(table.qmgr[parts].tolist(), pa.string()))
     columns = {
-        "part": np.repeat(parts, np.diff(msg_lo)),
+        "part": parts[msg_part],
         "seq": per_message("seq", ints["seq"]),
         "put_ms": per_message("put_ms", time),
         "priority": per_message("priority", priority),
@@ -417,7 +418,6 @@ def encode(
     rlo = np.zeros(len(rows), dtype=np.int64)
     rhi = np.zeros(len(rows), dtype=np.int64)
     indexes = {}
-    msg_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(msg_lo))
     # CorrelId first: a row matching both walks the MsgId range (and checks the CorrelId)
     for name, code, use in (("correl_id", correl_code, use_correl), ("msg_id", msg_code, use_msg)):
         width = cols.ids[name].asked + 1
