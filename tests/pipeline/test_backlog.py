@@ -108,18 +108,29 @@ def in_carried_orders(carried: carry.Carried) -> bool:
 
 def test_exp21_28_a_deep_backlog_carried_through_many_pieces_replays_like_one_piece() -> None:
     """Hundreds of messages carried through 300 pieces of 40 rows: every carried set keeps the
-    orders the next piece places it by, and the tables are replay_local's (one piece), every
+    orders the next piece places it by; a queue with messages carried is replayed in the next
+    piece even where it has no rows there; the tables are replay_local's (one piece), every
     call and every message."""
     trace, queues = generate_local(DEEP)
-    depths, orders = [], []
+    depths, orders, carried_queues = [], [], []
 
     def after(replay: BatchReplay) -> None:
         depths.append(len(replay.carry))
         orders.append(in_carried_orders(replay.carry))
+        q = replay.queues
+        carried_queues.append({(q.qmgr[p], q.queue[p]) for p in np.unique(replay.carry.part)})
 
     got = replay_in_pieces(trace, queues, 40, after)
     assert len(depths) >= 300 and max(depths) > 500  # deep: hundreds carried over a cut
     assert all(orders)
+    in_seq_order = trace.iloc[np.argsort(trace["seq"].to_numpy(), kind="stable")]
+    keys = list(zip(in_seq_order["qmgr"], in_seq_order["queue"], strict=True))
+    idle = [
+        k
+        for k in range(1, len(carried_queues))
+        if carried_queues[k - 1] - set(keys[40 * k : 40 * (k + 1)])
+    ]
+    assert len(idle) > 10  # pieces that replay a carried queue without rows of its own
     for name, table in replay_local(trace, queues).tables().items():
         pd.testing.assert_frame_equal(canonical(got[name]), canonical(table), obj=name)
 
