@@ -99,12 +99,13 @@ class Carried:
         return len(self.at)
 
     @classmethod
-    def empty(cls, names: Names | None = None) -> Carried:
+    def empty(cls) -> Carried:
+        """No messages, and a list of names of its own (the first set of a replay)."""
         columns = {
             name: np.zeros((0, *shape), dtype=dtype) for name, (dtype, shape) in COLUMNS.items()
         }
         none = np.zeros(0, dtype=np.int64)
-        return cls(columns, none, none, none, Names() if names is None else names)
+        return cls(columns, none, none, none, Names())
 
     def column(self, name: str) -> np.ndarray:
         """The values ``name`` (of :data:`COLUMNS`) of these messages, in delivery order."""
