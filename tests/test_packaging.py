@@ -139,3 +139,16 @@ def test_nbval_sanitizer_blanks_run_dependent_text() -> None:
 def test_nbval_sanitizer_keeps_virtual_times_and_mq_values() -> None:
     text = "t=6.0 s CURDEPTH=2 Expiry=540 MQRC_NO_MSG_AVAILABLE (2033) MsgId=414d5120514d31"
     assert _sanitize(text) == text
+
+
+def test_install_steps_compile_the_local_replay() -> None:
+    """make's install step and Binder's postBuild compile the local replay's numba code once
+    mqlearn is installed, so that a learner's first replay starts warm."""
+    makefile = (ROOT / "Makefile").read_text()
+    install = makefile.split("$(STAMP): pyproject.toml")[1].split("\n\n")[0]
+    steps = ("pip install", "mqlearn pipeline compile", "touch $(STAMP)")
+    assert [install.index(step) for step in steps] == sorted(install.index(s) for s in steps)
+    post_build = (ROOT / "binder" / "postBuild").read_text()
+    assert post_build.index("pip install --no-deps -e .") < post_build.index(
+        "mqlearn pipeline compile"
+    )

@@ -197,12 +197,22 @@ def merge_by_deadline(bounds_a, a, bounds_b, b, deadline):  # pragma: no cover (
     return out
 
 
-@compiled
-def merge_order(part_a, time_a, part_b, time_b):  # pragma: no cover (jit)
+def merge_order(
+    part_a: np.ndarray, time_a: np.ndarray, part_b: np.ndarray, time_b: np.ndarray
+) -> np.ndarray:
     """Merge two lists sorted by (partition, time); on a tie the ``b`` entry comes first.
 
-    Returns indices into the concatenation ``a + b``.
+    Returns indices into the concatenation ``a + b``. The lists go to the compiled loop as
+    writable contiguous int64 arrays (copied if need be: a piece's times may be Arrow's
+    read-only buffer, a column of the scans a strided view), so that numba compiles one version
+    of it whatever the caller holds (:mod:`mqlearn.pipeline.precompile`).
     """
+    lists = (np.require(v, np.int64, ("C", "W")) for v in (part_a, time_a, part_b, time_b))
+    return _merge_order(*lists)  # type: ignore[no-any-return]
+
+
+@compiled
+def _merge_order(part_a, time_a, part_b, time_b):  # pragma: no cover (jit)
     na, nb = len(part_a), len(part_b)
     out = np.empty(na + nb, dtype=np.int64)
     i = j = 0
