@@ -17,26 +17,23 @@ from dataclasses import dataclass
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
-from mqlearn.pipeline.arrays import compiled, string_buffers, take
+from mqlearn.pipeline.arrays import compiled, string_buffers
 
 HEX_DIGITS = 48  # 24 bytes
 NULL, MALFORMED, UNASKED = -1, -2, -3  # codes that are not numbers of asked-for identifiers
 
-_UPPER, _NOT_HEX = 0x100, 0x200  # flags of a pair of characters, above its byte value
+_NOT_HEX = 0x100  # the flag of a pair of characters that are not both hex digits
 
 
 def _pairs() -> np.ndarray:
-    """Per two characters (first * 256 + second): the byte they stand for as hex digits, plus
-    _UPPER if either is an upper-case digit, or _NOT_HEX if either is not a digit."""
+    """Per two characters (first * 256 + second): the byte they stand for as hex digits (either
+    case), or _NOT_HEX if either is not a digit."""
     value = np.full(256, -1, dtype=np.int32)
-    upper = np.zeros(256, dtype=np.int32)
     for digit, char in enumerate("0123456789abcdef"):
         value[ord(char)] = value[ord(char.upper())] = digit
-        upper[ord(char.upper())] = _UPPER if char.isalpha() else 0
     first, second = np.meshgrid(np.arange(256), np.arange(256), indexing="ij")
-    pair = (value[first] * 16 + value[second]) | upper[first] | upper[second]
+    pair = value[first] * 16 + value[second]
     bad = (value[first] < 0) | (value[second] < 0)
     return np.where(bad, _NOT_HEX, pair).astype(np.uint16).ravel()
 
@@ -47,19 +44,15 @@ _PAIR = _pairs()
 @dataclass(frozen=True)
 class IdColumn:
     """Per row: ``codes`` (the number of an asked-for identifier, or NULL / MALFORMED / UNASKED),
-    ``zero`` (the value is MQMI_NONE / MQCI_NONE, 48 zeros), the text in lower case and the 24
-    bytes as three words; ``table``: the numbered identifiers (the hash table of ``_number``)."""
+    ``zero`` (the value is MQMI_NONE / MQCI_NONE, 48 zeros) and the 24 bytes as three words (a
+    table writes the text from them: :func:`hex_text`); ``table``: the numbered identifiers
+    (the hash table of ``_number``)."""
 
     codes: np.ndarray
     zero: np.ndarray
-    text: pa.Array
     asked: int  # how many distinct identifiers are numbered
     words: np.ndarray  # (rows, 3) uint64
     table: np.ndarray  # (slots, 4) uint64
-
-    def values(self, rows: np.ndarray) -> pa.Array:
-        """The text of these rows (null where a row is -1)."""
-        return take(self.text, rows)
 
     def codes_of(
         self, words: np.ndarray, at: np.ndarray, null: np.ndarray, none: bool
@@ -82,20 +75,20 @@ def _mix(a, b, c):  # pragma: no cover (jit)
 
 @compiled
 def _word(data, start, pair):  # pragma: no cover (jit)
-    """16 hex digits as a 64-bit word, and their flags (_UPPER, _NOT_HEX) or-ed together."""
+    """16 hex digits as a 64-bit word, and _NOT_HEX if any is not one."""
     word = np.uint64(0)
     flags = 0
     for j in range(start, start + 16, 2):
         v = pair[np.int64(data[j]) << 8 | np.int64(data[j + 1])]
         flags |= v
         word = (word << np.uint64(8)) | np.uint64(v & 0xFF)
-    return word, flags & (_UPPER | _NOT_HEX)
+    return word, flags & _NOT_HEX
 
 
 @compiled
 def _parse(offsets, data, valid, pair):  # pragma: no cover (jit)
-    """Words per row; status per row: -1 null, -2 malformed, 0 lower case, 1 some upper case;
-    and whether the identifier is all zeros."""
+    """Words per row; status per row: -1 null, -2 malformed, 0 well formed; and whether the
+    identifier is all zeros."""
     n = len(valid)
     words = np.zeros((n, 3), dtype=np.uint64)
     status = np.full(n, NULL, dtype=np.int64)
@@ -114,7 +107,7 @@ def _parse(offsets, data, valid, pair):  # pragma: no cover (jit)
         if flags & _NOT_HEX:
             status[i] = MALFORMED
             continue
-        status[i] = 1 if flags & _UPPER else 0
+        status[i] = 0
         zero[i] = words[i, 0] == 0 and words[i, 1] == 0 and words[i, 2] == 0
     return words, status, zero
 
@@ -228,12 +221,10 @@ def id_column(array: pa.Array, query: np.ndarray) -> IdColumn:
     if array.null_count == len(array):  # nothing to check or number (e.g. no CorrelIds at all)
         none = np.full(len(array), NULL, dtype=np.int64)
         zero = np.zeros(len(array), dtype=bool)
-        return IdColumn(none, zero, array, 0, np.zeros((len(array), 3), np.uint64), _NO_TABLE)
+        return IdColumn(none, zero, 0, np.zeros((len(array), 3), np.uint64), _NO_TABLE)
     words, status, zero = _parse(*string_buffers(array), _PAIR)
     codes, asked, table = _number(words, status, query)
-    if np.any(status == 1):  # some upper-case digits: show every identifier as .hex() does
-        array = pc.utf8_lower(array)
-    return IdColumn(codes, zero, array, asked, words, table)
+    return IdColumn(codes, zero, asked, words, table)
 
 
 _NO_TABLE = np.zeros((16, 4), dtype=np.uint64)

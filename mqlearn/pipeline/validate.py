@@ -32,7 +32,6 @@ from mqlearn.pipeline.arrays import (
     factorize,
     int_values,
     single,
-    take,
 )
 from mqlearn.pipeline.ids import MALFORMED, NULL, IdColumn, id_column
 from mqlearn.pipeline.kernel import adds_message
@@ -98,10 +97,6 @@ class TextColumn:
 
     codes: np.ndarray
     uniques: pa.Array  # string
-
-    def values(self, positions: np.ndarray) -> pa.Array:
-        """The text of each code (null for -1)."""
-        return take(self.uniques, positions)
 
     def blank(self, positions: np.ndarray) -> np.ndarray:
         """Per code: null or only spaces (MQ pads names with blanks)."""

@@ -36,7 +36,7 @@ def test_identifiers_are_checked_and_numbered_as_python_reads_them(texts, data) 
     """Tooling (MsgId/CorrelId columns): a value is malformed exactly when Python's reading
     of 48 hex digits refuses it; MQMI_NONE is the all-zero one; asked-for values get one number
     per distinct 24 bytes (case ignored), other rows the number of an equal asked-for value or
-    UNASKED; the text comes back in lower case."""
+    UNASKED; a well-formed value's text, written from its words, comes back in lower case."""
     query = np.array(data.draw(st.lists(st.booleans(), min_size=len(texts), max_size=len(texts))))
     column = id_column(pa.array(texts, pa.string()), query)
     read = [expected(t) for t in texts]
@@ -48,9 +48,9 @@ def test_identifiers_are_checked_and_numbered_as_python_reads_them(texts, data) 
     assert column.codes.tolist() == codes
     assert column.asked == len(numbers)
     assert column.zero.tolist() == [value == bytes(24) for _, value in read]
-    upper = any(status == 0 and t != t.lower() for t, (status, _) in zip(texts, read, strict=True))
-    shown = [None if t is None else t.lower() for t in texts] if upper else texts
-    assert column.text.to_pylist() == shown
+    shown = hex_text(column.words, np.array([status != 0 for status, _ in read]))
+    pairs = zip(texts, read, strict=True)
+    assert shown.to_pylist() == [t.lower() if s == 0 else None for t, (s, _) in pairs]
 
 
 WELL_FORMED = st.one_of(st.none(), st.text(HEXISH, min_size=48, max_size=48), st.just("0" * 48))
