@@ -74,6 +74,7 @@ from typing import Any
 
 import numpy as np
 import psutil
+import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
@@ -100,6 +101,7 @@ SHAPES: dict[str, list[str]] = {
     "backlog": ["--outage-share", "1"],
 }
 IN_SEQ_ORDER = ("seq", "backlog")  # rewritten as one file in seq order; local engine only
+SEQ_SLICE_ROWS = 4_000_000  # rows taken and written at a time by that rewrite
 COMMANDS = ("local", "spark")
 TARGETS = {"local": 0.8, "spark": 1.2}  # seconds / floor seconds, at 20M and 100M events
 TARGET_SIZES = (20_000_000, 100_000_000)
@@ -255,10 +257,22 @@ def in_seq_order(trace: Path) -> None:
     """Rewrite a generated trace as one Parquet file in seq order (the generator's seq is time
     order across queues), as a queue manager records its calls."""
     table = ds.dataset(trace, format="parquet").to_table()
-    table = table.take(pc.sort_indices(table, [("seq", "ascending")]))
+    schema = table.schema
+    # a take joins each column's chunks first: text past 2 GiB needs 64-bit offsets for that
+    wide = pa.schema(
+        [f.with_type(pa.large_string()) if f.type == pa.string() else f for f in schema]
+    )
+    table = table.cast(wide)
+    order = pc.sort_indices(table["seq"])
+    staged = trace.with_name(trace.name + ".seq")
+    shutil.rmtree(staged, ignore_errors=True)
+    staged.mkdir()
+    with pq.ParquetWriter(staged / "part-00000.parquet", schema) as writer:
+        for lo in range(0, table.num_rows, SEQ_SLICE_ROWS):
+            writer.write_table(table.take(order.slice(lo, SEQ_SLICE_ROWS)).cast(schema))
+    del table
     shutil.rmtree(trace)
-    trace.mkdir()
-    pq.write_table(table, trace / "part-00000.parquet")
+    staged.rename(trace)
 
 
 def queued_across_cuts(trace: Path, outputs: Path) -> list[int]:
