@@ -79,7 +79,12 @@ def open_source(
             file_format: ds.FileFormat = _csv_format(columns, dictionary)
         else:
             options = ds.ParquetReadOptions(dictionary_columns=set(dictionary))
-            file_format = ds.ParquetFileFormat(read_options=options)
+            file_format = ds.ParquetFileFormat(
+                read_options=options,
+                # pre-buffering keeps every column chunk read from a file until the whole file
+                # is read: a 100M-row file held 2 GiB of them by its end (docs/pipeline.md)
+                default_fragment_scan_options=ds.ParquetFragmentScanOptions(pre_buffer=False),
+            )
         dataset = ds.dataset(where, filesystem=filesystem, format=file_format)
     except (pa.ArrowException, OSError) as error:
         raise TraceError(f"{what} {text} cannot be read: {error}") from None
