@@ -5,11 +5,13 @@ trace too big for memory into pieces. Any cut works as long as, for every queue,
 piece all come after (in seq order) its rows in the pieces before: rows within a piece may come
 in any order, and a piece may hold any mix of queues. Between pieces a queue keeps:
 
-- its messages still queued, as the replay left them (:class:`~mqlearn.pipeline.carry.Carried`:
+- its messages still queued, as the replay left them (:class:`~mqlearn.pipeline.store.Store`:
   deadlines, lanes, identifiers, what the tables show of them), not as trace rows: the next
-  piece replays the queue from them, present from its start, rows or none, without validating,
-  encoding or replaying them again. No scan is due for them before that piece's rows (the scans
-  up to the queue's latest time ran already: on a queue without rows there, nothing happens);
+  piece replays the queue from those of them it can reach (a :class:`~mqlearn.pipeline.carry.
+  Carried` set), present from its start, without validating, encoding or replaying them again,
+  and counts the others in the queue's depth. No scan is due for them before that piece's rows
+  (the scans up to the queue's latest time ran already: on a queue without rows there, nothing
+  happens);
 - each handle's browse cursor, as (lane, seq of the PUT) of the message it is on, which may
   have left the queue since: the next piece puts it back just after the carried messages of that
   lane that arrived up to it, which is where BROWSE_NEXT continues;
@@ -19,9 +21,9 @@ in any order, and a piece may hold any mix of queues. Between pieces a queue kee
 
 A queue whose trace is complete with a piece (its rows so far are all it has: ``rows_per_queue``)
 reports its still-queued messages there and keeps nothing. Memory is therefore one piece plus
-the columns of the messages still queued at the cut (kept in the piece's own arrays, which the
-next piece copies them from); time, the piece's rows plus one copy of each carried message's
-columns into the next piece's arrays, in the order they are already in.
+the store (a row of columns per message still queued at the cut); time, the piece's rows, the
+stored messages it reaches (each column copied once into its arrays) and those it leaves queued
+(each column copied once into the store), plus a pass over the store's order.
 """
 
 from __future__ import annotations
@@ -34,11 +36,11 @@ import pyarrow as pa
 
 from mqlearn.pipeline import kernel as K
 from mqlearn.pipeline.arrays import int_values
-from mqlearn.pipeline.carry import Carried
 from mqlearn.pipeline.encode import Encoded, encode
 from mqlearn.pipeline.kernel import replay_rows
 from mqlearn.pipeline.queues import QueueTable
 from mqlearn.pipeline.schema import SCHEMA_VERSION
+from mqlearn.pipeline.store import Reach, Store
 from mqlearn.pipeline.tables import SCHEMAS, Tables, Totals
 from mqlearn.pipeline.validate import (
     SEQ_BEFORE_ALL,
@@ -133,7 +135,7 @@ class BatchReplay:
         self.seen = np.zeros(len(queues), dtype=np.int64)
         self.latest = np.full(len(queues), -1, dtype=np.int64)
         self.last_seq = np.full(len(queues), SEQ_BEFORE_ALL, dtype=np.int64)
-        self.carry = Carried.empty()
+        self.store = Store(len(queues))
         self.closed = np.zeros(len(queues), dtype=bool)
         self.cursors: dict[tuple[int, int], tuple[int, int]] = {}  # (queue, handle): (lane, seq)
         self.totals = Totals(queues)
@@ -149,12 +151,13 @@ class BatchReplay:
             version=self.schema_version,
         )
         self._check_order(valid)
-        self.latest = valid.latest
+        since, self.latest = self.latest, valid.latest
         done, until = self._close(valid)
-        carried = self.carry  # every queue with messages queued is replayed here, rows or none
+        reach = Reach.of(valid, self.queues, done, since, until)
+        carried, cold = self.store.take(reach, self.cursors)
         if not len(valid.rows) and not len(carried):
             return Piece(None, valid.rejects, rows.num_rows, accepted=0)
-        enc = encode(valid, self.queues, until, carried)
+        enc = encode(valid, self.queues, until, carried, cold)
         cursors = self._cursors_in(enc)
         before = cursors.copy()
         result = replay_rows(*enc.kernel_args(cursors))
@@ -163,7 +166,7 @@ class BatchReplay:
         self._cursors_out(enc, before, cursors)
         for key in [key for key in self.cursors if done[key[0]]]:
             del self.cursors[key]
-        self.carry = tables.still_queued()
+        self.store.keep(enc, tables.waiting())
         return Piece(tables, valid.rejects, rows.num_rows, accepted=len(valid.rows))
 
     def _close(self, valid: Validated) -> tuple[np.ndarray, np.ndarray]:

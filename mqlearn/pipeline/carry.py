@@ -1,31 +1,28 @@
-"""The messages still queued at a cut of a trace, as the replay left them (not as trace rows).
+"""The messages queued before a piece of a trace, as the replay left them (not as trace rows).
 
-A trace replayed in pieces (:mod:`mqlearn.pipeline.batches`) carries, for every queue cut by a
-piece, the messages still queued on it. They are carried as what the replay had computed for
-them: their queue, put seq and time, priority and lane, stored Expiry and deadline, the Report
-and the values the messages table shows, their identifiers as words (numbered again for the
-next piece's matching gets, never parsed again; their text is written from the words when a
-table shows it) and the names an expiration report would go to, as numbers in a list of names
-(:class:`Names`). The next piece starts from them (:mod:`mqlearn.pipeline.kernel`: present from
-the start, ahead of the piece's own messages in every lane); they are not validated, encoded or
-replayed again, and every queue they are on is replayed in that piece, rows or none.
+A trace replayed in pieces (:mod:`mqlearn.pipeline.batches`) keeps, for every queue cut by a
+piece, the messages still queued on it (:mod:`mqlearn.pipeline.store`), as what the replay had
+computed for them: their queue, put seq and time, priority and lane, stored Expiry and deadline,
+the Report and the values the messages table shows, their identifiers as words (numbered again
+for the next piece's matching gets, never parsed again; their text is written from the words
+when a table shows it) and the names an expiration report would go to, as numbers in a list of
+names (:class:`Names`). A piece is handed those its replay can reach as a :class:`Carried` set
+(:mod:`mqlearn.pipeline.kernel`: present from the start, ahead of the piece's own messages in
+every lane); they are not validated, encoded or replayed again.
 
-A :class:`Carried` set is not a copy: it is the per-message columns of the piece that left the
-messages (``Encoded.columns``, in that piece's delivery order: by queue, lane descending, then
-arrival) and the positions of the messages still queued there. Those positions increase, so the
-set is in delivery order too, and the next piece places its messages with arithmetic on
-per-lane counts and copies each column once, straight into its own (no sort, no gather to an
-intermediate copy). Beside them, a set keeps its messages' positions by arrival and by
-(deadline, arrival), each queue's together, queues ascending: the orders the messages table and
-the replay's scans walk, so that a piece orders only its own messages. Nothing in a set is
-changed once made (a piece's tables may be built in another thread while the next piece is
-replayed).
+A :class:`Carried` set is not a copy: it is the store's columns and the slots of the messages
+handed, in delivery order (by queue, lane descending, then arrival), so the piece places them
+with arithmetic on per-lane counts and copies each column once, straight into its own (no
+sort, no gather to an intermediate copy). Beside them, a set keeps its messages' positions by
+arrival and by (deadline, arrival), each queue's together, queues ascending: the orders the
+messages table and the replay's scans walk, so that a piece orders only its own messages.
 """
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import pyarrow as pa
@@ -84,10 +81,15 @@ class Names:
 
 @dataclass(frozen=True)
 class Carried:
-    """Messages still queued (see the module docstring): ``at``, their positions (increasing)
-    in ``columns`` (per :data:`COLUMNS`, the arrays of the piece that left them);
+    """Messages queued before a piece (see the module docstring): ``at``, their places in
+    ``columns`` (per :data:`COLUMNS`: a store's slots), in delivery order;
     ``by_arrival`` and ``by_deadline``, positions in the set, each queue's messages together
-    (queues ascending) in arrival order and by (deadline, arrival)."""
+    (queues ascending) in arrival order and by (deadline, arrival), except that in
+    ``by_deadline`` the messages expired already when their queue's replay in the piece starts
+    may come first in any order (the first scan in the piece discards them all at once, and the
+    expired count counts them from its start), and those that cannot expire during it (deadline
+    after its end) last in any order (the scans and the expired count stop at the first message
+    not expired yet)."""
 
     columns: dict[str, np.ndarray]
     at: np.ndarray
@@ -115,3 +117,13 @@ class Carried:
     @property
     def part(self) -> np.ndarray:
         return self.column("part")
+
+
+class Cold(NamedTuple):
+    """The messages queued before a piece that its replay cannot reach and is not handed
+    (:mod:`mqlearn.pipeline.store`): per QueueTable position and lane (``q * 10 + 9 - lane``)
+    how many, and per QueueTable position how many of them are expired already (they count in
+    the queue's depth, and those in its expired count, from the piece's start to its end)."""
+
+    lanes: np.ndarray
+    expired: np.ndarray

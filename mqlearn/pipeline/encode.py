@@ -24,7 +24,7 @@ from mqlearn.mqi import cmqc as C
 from mqlearn.mqi.errors import MQMIError
 from mqlearn.pipeline import kernel as K
 from mqlearn.pipeline.arrays import either, factorize
-from mqlearn.pipeline.carry import COLUMNS, Carried, Names
+from mqlearn.pipeline.carry import COLUMNS, Carried, Cold, Names
 from mqlearn.pipeline.ids import NULL, UNASKED, IdColumn
 from mqlearn.pipeline.order import deadline_order, group_order, merge_by_deadline
 from mqlearn.pipeline.queues import QueueTable
@@ -60,12 +60,14 @@ class Encoded:
     rhi: np.ndarray
     rcorrel: np.ndarray  # the CorrelId number a get matching both identifiers checks
     names: Names  # the names the messages' reply_to_q and report_qmgr numbers stand for
-    lane_carried: np.ndarray  # how many carried messages per (partition, lane) block
+    lane_carried: np.ndarray  # messages queued before the rows per (partition, lane) block
+    expired_carried: np.ndarray  # per partition: those of them not handed and expired already
     msg_row: np.ndarray  # per message: its PUT row, -1 if carried (queued before the rows)
+    carried_pos: np.ndarray  # the position of each message of the carried set, in its order
     arrival: np.ndarray  # message positions of each partition in arrival order
     columns: dict[str, np.ndarray]  # per message: Carried.COLUMNS (deadline in ms, NEVER)
     correl: np.ndarray  # CorrelId number (negative: none a get asks for)
-    dl_order: np.ndarray  # messages by (partition, deadline, arrival)
+    dl_order: np.ndarray  # messages by (partition, deadline, arrival) (kernel.MessageInputs)
     msg_index: np.ndarray  # messages by (partition, MsgId number, position)
     correl_index: np.ndarray  # messages by (partition, CorrelId number, position)
 
@@ -94,6 +96,7 @@ class Encoded:
                 self.interval,
                 self.until,
                 self.lane_carried,
+                self.expired_carried,
             ),
             K.Rows(
                 self.op,
@@ -257,14 +260,20 @@ def _handles(row_part: np.ndarray, handle: np.ndarray, is_put: np.ndarray) -> Ha
 
 
 def encode(
-    valid: Validated, table: QueueTable, until: np.ndarray, carried: Carried | None = None
+    valid: Validated,
+    table: QueueTable,
+    until: np.ndarray,
+    carried: Carried | None = None,
+    cold: Cold | None = None,
 ) -> Encoded:
     """Build the kernel's inputs from validated rows and the messages ``carried`` over from
     earlier pieces (at least one row or carried message).
 
     ``until`` (per QueueTable position) is when each queue's replay ends, at or after its last
     row: scans due until then run. The partitions are the queues of the rows and of the carried
-    messages.
+    messages. ``cold``: the messages queued before the rows that the replay cannot reach and so
+    is not handed (:mod:`mqlearn.pipeline.store`); they count in the depth of their lanes, and
+    those expired already in the expired count, and nothing else.
     """
     carried = Carried.empty() if carried is None else carried
     cols, rows, qpos = valid.columns, valid.rows, valid.part
@@ -447,8 +456,16 @@ def encode(
         rhi=rhi,
         rcorrel=correl_code,
         names=names,
-        lane_carried=carried_counts.astype(np.int64, copy=False),
+        lane_carried=(
+            carried_counts
+            if cold is None
+            else carried_counts + cold.lanes.reshape(-1, K.LANES)[parts].ravel()
+        ).astype(np.int64, copy=False),
+        expired_carried=(
+            np.zeros(n_parts, dtype=np.int64) if cold is None else cold.expired[parts]
+        ),
         msg_row=msg_row,
+        carried_pos=carried_pos,
         arrival=arrival,
         columns=columns,
         correl=message_code["correl_id"],

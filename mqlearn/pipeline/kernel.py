@@ -17,13 +17,18 @@ This is the only place where the replay decides what happens to a message; it fo
 - An accepted put fails with 2053 when CURDEPTH (expired messages included, EXP-25) is at MAXDEPTH.
 - Background scans (EXP-28) run at every multiple of the interval, before the calls of that time:
   each discards the present messages whose deadline has passed. ``dl_order`` lists a partition's
-  messages by (deadline, arrival); a message can only be put after every scan earlier than its
-  deadline, so one pointer per partition finds them all.
+  messages by (deadline, arrival) (carried ones expired already may come first, and those that
+  cannot expire by ``until`` last, in any order: ``carry.Carried``); a message can only be put
+  after every scan earlier than its deadline, so one pointer per partition finds them all.
 - ``expired`` counts present messages whose deadline has passed (a second pointer over
   ``dl_order``); a discarded message always was one of them, a got one never.
 - A piece of a trace starts from the state the pieces before left (:mod:`mqlearn.pipeline.carry`):
-  the messages still queued then are in the message arrays, PRESENT from the start (``present``),
-  at the head of their lanes (they arrived first), counted in ``lane_carried``; they have no row.
+  the messages still queued then that this piece can reach are in the message arrays, PRESENT
+  from the start (``present``), at the head of their lanes (they arrived first); they have no
+  row. ``lane_carried`` counts them and those it cannot reach (:mod:`mqlearn.pipeline.store`:
+  past what the piece's walks can reach in the lane, not due to expire nor to a scan in it,
+  asked for by none of its matching gets), which count in the depth only, and in the expired
+  count from the start when expired already (``expired_carried``).
   The scans up to the partition's latest time ran already, so none of them is due to one before
   this piece's first row; the pointers over ``dl_order`` start at the partition's beginning.
 
@@ -82,6 +87,7 @@ class Partitions(NamedTuple):
     interval: np.ndarray  # ms between background scans (0: none)
     until: np.ndarray  # when p's replay ends
     lane_carried: np.ndarray  # per (partition, lane) block: messages queued before its rows
+    expired_carried: np.ndarray  # of those, not in the message arrays and expired already
 
 
 class Rows(NamedTuple):
@@ -105,7 +111,7 @@ class MessageInputs(NamedTuple):
     lane: np.ndarray
     correl: np.ndarray
     put_ms: np.ndarray  # when its PUT or ARRIVE row is
-    dl_order: np.ndarray  # by (partition, deadline, arrival)
+    dl_order: np.ndarray  # by (partition, deadline, arrival) (see the module docstring)
     msg_index: np.ndarray  # by (partition, MsgId number, position)
     correl_index: np.ndarray  # by (partition, CorrelId number, position)
     present: np.ndarray  # int8: PRESENT for a message carried over from earlier pieces, else FUTURE
@@ -316,6 +322,7 @@ def replay_rows(parts, rows, inputs, cursors):  # pragma: no cover
         m1 = msg_lo[part + 1]
         base = part * LANES
         counters[:] = 0
+        counters[EXPIRED] = parts.expired_carried[part]
         for lane in range(LANES):
             head[lane] = lane_start[base + LANES - 1 - lane]
             cnt[lane] = parts.lane_carried[base + LANES - 1 - lane]

@@ -9,7 +9,7 @@ Every value of a message comes from ``Encoded.columns`` (its MsgId and CorrelId 
 from their words, its reply names from their numbers), whether a row of this run put it or it
 was still queued after the earlier pieces of the trace (:mod:`mqlearn.pipeline.batches`). Only
 the queues whose trace is ``complete`` with this piece report their still-queued messages; on
-the other queues they are carried on to the next piece (:meth:`Tables.still_queued`). The
+the other queues they are carried on to the next piece (:meth:`Tables.waiting`). The
 summary adds up over the pieces (:class:`Totals`).
 """
 
@@ -24,7 +24,6 @@ from mqlearn.engine.rule_formulas import is_expired, remaining_tenths
 from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline import kernel as K
 from mqlearn.pipeline.arrays import coded, nullable, numbers
-from mqlearn.pipeline.carry import Carried
 from mqlearn.pipeline.encode import Encoded
 from mqlearn.pipeline.ids import hex_text
 from mqlearn.pipeline.order import merge_order
@@ -275,18 +274,11 @@ class Tables:
             },
         )
 
-    def still_queued(self) -> Carried:
-        """The messages still queued on incomplete partitions, as the next piece of the trace
-        starts from them."""
-        enc = self.enc
-        waiting = (self.end_kind == K.QUEUED) & ~self.complete[self.msg_part]
-        pos = np.flatnonzero(waiting)  # in delivery order, as a Carried set keeps them
-        at = np.full(len(waiting), -1, dtype=np.int64)
-        at[pos] = np.arange(len(pos))
-        by_arrival, by_deadline = at[enc.arrival], at[enc.dl_order]
-        return Carried(
-            enc.columns, pos, by_arrival[by_arrival >= 0], by_deadline[by_deadline >= 0], enc.names
-        )
+    def waiting(self) -> np.ndarray:
+        """Per message, whether it is still queued on an incomplete partition: the next piece
+        of the trace starts from it (:meth:`mqlearn.pipeline.store.Store.keep`)."""
+        waiting: np.ndarray = (self.end_kind == K.QUEUED) & ~self.complete[self.msg_part]
+        return waiting
 
     def add_to(self, totals: Totals) -> None:
         """Add this run's counts to the per-queue summary totals."""
