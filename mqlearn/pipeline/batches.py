@@ -36,7 +36,7 @@ import pyarrow as pa
 
 from mqlearn.pipeline import kernel as K
 from mqlearn.pipeline.arrays import int_values
-from mqlearn.pipeline.encode import Encoded, encode
+from mqlearn.pipeline.encode import Calls, Encoded, encode
 from mqlearn.pipeline.kernel import replay_rows
 from mqlearn.pipeline.queues import QueueTable
 from mqlearn.pipeline.schema import SCHEMA_VERSION
@@ -153,11 +153,12 @@ class BatchReplay:
         self._check_order(valid)
         since, self.latest = self.latest, valid.latest
         done, until = self._close(valid)
-        reach = Reach.of(valid, self.queues, done, since, until)
+        calls = Calls.of(valid, self.queues)
+        reach = Reach.of(valid, self.queues, done, since, until, calls)
         carried, cold = self.store.take(reach, self.cursors)
         if not len(valid.rows) and not len(carried):
             return Piece(None, valid.rejects, rows.num_rows, accepted=0)
-        enc = encode(valid, self.queues, until, carried, cold)
+        enc = encode(valid, self.queues, until, carried, cold, calls)
         cursors = self._cursors_in(enc)
         before = cursors.copy()
         result = replay_rows(*enc.kernel_args(cursors))

@@ -259,12 +259,75 @@ def _handles(row_part: np.ndarray, handle: np.ndarray, is_put: np.ndarray) -> Ha
     return Handles(codes, len(distinct), low, span, distinct)
 
 
+@dataclass(frozen=True)
+class Calls:
+    """What each accepted row of a piece is, whatever was queued before it (per row, in replay
+    order): its integer columns, op and time, and for a put the reason of the descriptor
+    checks, the priority, Expiry and deadline it stores, its lane, and whether it is accepted
+    (it makes a message, unless the queue is full when it comes)."""
+
+    ints: dict[str, np.ndarray]
+    op: np.ndarray
+    time: np.ndarray
+    is_put: np.ndarray
+    reason: np.ndarray
+    priority: np.ndarray
+    stored_expiry: np.ndarray
+    deadline: np.ndarray
+    lane: np.ndarray
+    accepted: np.ndarray  # the rows that make a message
+
+    @classmethod
+    def of(cls, valid: Validated, table: QueueTable) -> Calls:
+        cols, qpos = valid.columns, valid.part
+        ints = {name: valid.sorted(column.values) for name, column in cols.ints.items()}
+        op = valid.sorted(cols.op)
+        time = ints["time_ms"]
+        is_put = K.adds_message(op)
+        reply_blank = cols.texts["reply_to_q"].blank(valid.sorted(cols.texts["reply_to_q"].codes))
+        reason = np.where(
+            is_put,
+            put_reasons(
+                ints["report"],
+                ints["expiry"],
+                ints["priority"],
+                ints["persistence"],
+                reply_blank,
+                arrival=op == K.OP_ARRIVE,
+            ),
+            0,
+        )
+        defprty = table.defprty[qpos]
+        priority = R.put_priority(ints["priority"], defprty)
+        too_high = R.exceeds_maxprty(priority, MAXPRTY)
+        reason = np.where(
+            is_put & (reason == 0) & too_high, C.MQRC_PRIORITY_EXCEEDS_MAXIMUM, reason
+        )
+        stored_expiry = R.capped_expiry(ints["expiry"], table.capexpry[qpos])
+        accepted = np.flatnonzero(
+            is_put & ((reason == 0) | (reason == C.MQRC_PRIORITY_EXCEEDS_MAXIMUM))
+        )
+        return cls(
+            ints,
+            op,
+            time,
+            is_put,
+            reason,
+            priority,
+            stored_expiry,
+            R.deadline_of(stored_expiry, time),
+            R.lane(priority, MAXPRTY, table.fifo[qpos], defprty),
+            accepted,
+        )
+
+
 def encode(
     valid: Validated,
     table: QueueTable,
     until: np.ndarray,
     carried: Carried | None = None,
     cold: Cold | None = None,
+    calls: Calls | None = None,
 ) -> Encoded:
     """Build the kernel's inputs from validated rows and the messages ``carried`` over from
     earlier pieces (at least one row or carried message).
@@ -273,11 +336,19 @@ def encode(
     row: scans due until then run. The partitions are the queues of the rows and of the carried
     messages. ``cold``: the messages queued before the rows that the replay cannot reach and so
     is not handed (:mod:`mqlearn.pipeline.store`); they count in the depth of their lanes, and
-    those expired already in the expired count, and nothing else.
+    those expired already in the expired count, and nothing else. ``calls``: the rows'
+    :class:`Calls`, if made already.
     """
     carried = Carried.empty() if carried is None else carried
+    calls = Calls.of(valid, table) if calls is None else calls
     cols, rows, qpos = valid.columns, valid.rows, valid.part
-    ints = {name: valid.sorted(column.values) for name, column in cols.ints.items()}
+    ints, op, time, is_put, reason = calls.ints, calls.op, calls.time, calls.is_put, calls.reason
+    priority, stored_expiry, deadline, lane = (
+        calls.priority,
+        calls.stored_expiry,
+        calls.deadline,
+        calls.lane,
+    )
     present = np.zeros(len(table), dtype=bool)
     present[qpos] = True
     carried_part = carried.part
@@ -286,38 +357,12 @@ def encode(
     n_parts = len(parts)
     row_lo = np.append(np.searchsorted(qpos, parts), len(rows)).astype(np.int64, copy=False)
     row_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(row_lo))
-    op = valid.sorted(cols.op)
-    time = ints["time_ms"]
-    is_put = K.adds_message(op)
-
-    reply_blank = cols.texts["reply_to_q"].blank(valid.sorted(cols.texts["reply_to_q"].codes))
-    reason = np.where(
-        is_put,
-        put_reasons(
-            ints["report"],
-            ints["expiry"],
-            ints["priority"],
-            ints["persistence"],
-            reply_blank,
-            arrival=op == K.OP_ARRIVE,
-        ),
-        0,
-    )
-    defprty = table.defprty[qpos]
-    priority = R.put_priority(ints["priority"], defprty)
-    too_high = R.exceeds_maxprty(priority, MAXPRTY)
-    reason = np.where(is_put & (reason == 0) & too_high, C.MQRC_PRIORITY_EXCEEDS_MAXIMUM, reason)
-    stored_expiry = R.capped_expiry(ints["expiry"], table.capexpry[qpos])
-    deadline = R.deadline_of(stored_expiry, time)
-    lane = R.lane(priority, MAXPRTY, table.fifo[qpos], defprty)
 
     # messages: the carried ones, then the accepted PUT rows, in delivery order within their
     # partition (in each lane the carried ones first, as they arrived first). The carried come
     # in delivery order already (Carried), so they are placed by arithmetic on the lane counts;
     # only the piece's own are sorted, by lane (a stable counting sort: arrival order stays).
-    accepted = np.flatnonzero(
-        is_put & ((reason == 0) | (reason == C.MQRC_PRIORITY_EXCEEDS_MAXIMUM))
-    )
+    accepted = calls.accepted
     n_carried, n_own = len(carried), len(accepted)
     n_blocks = n_parts * K.LANES
     partition_of = np.zeros(len(table), dtype=np.int64)  # QueueTable position -> partition

@@ -15,28 +15,33 @@ and counts the others (*cold*) in the depth of their lanes; on a queue
 - with rows in the piece: in each lane, every message up to the furthest browse cursor in it
   (if the queue is browsed in the piece), then every message up to and including the ``K``-th
   that stays live until the queue's replay ends there (deadline after its ``until``), ``K``
-  being the queue's gets and browses in the piece; beyond it, every message that expires
-  during the piece (the expired count changes at its deadline), every expired message if a
-  background scan falls in the piece (EXP-28: it discards them), and every message whose MsgId
-  or CorrelId a matching get of the piece asks for (EXP-27: such a get walks only those);
+  being how many of the piece's gets and browses can reach the lane (:func:`_lane_walks`);
+  beyond it, every message that expires during the piece (the expired count changes at its
+  deadline), every expired message if a background scan falls in the piece (EXP-28: it
+  discards them), and every message whose MsgId or CorrelId a matching get of the piece asks
+  for (EXP-27: such a get walks only those);
 - without rows there: none (its scans up to its latest time ran in earlier pieces).
 
 Why the others cannot be touched: a get or browse walks a lane from its head or from after a
 cursor and stops at the first live message (rules EXP-21..24), each get removes at most one
 live message and each browse moves its cursor past at most one, so ``K`` gets and browses stop
 in a lane at or before its ``K``-th message live throughout after the cursors; nothing after it
-in that lane (the cold messages, then the piece's own) is reached, and a cold message neither expires nor is
-asked for, and one expired before the piece (no scan due) stays expired and queued through it:
-it counts in the expired count from the piece's start (``carry.Cold.expired``). The hot ones
-keep their delivery order among themselves; where cold ones are left out between them only a
-scan, the expired count or a matching get looks (by deadline, by identifier). Any larger choice
-is as correct (a message taken needlessly is replayed as it would be).
+in that lane (the cold messages, then the piece's own) is reached. A get reaches a lower lane
+only when no live message is left above it (MD-02): one live throughout the piece, stored or
+put before the get, stays there but for the gets before it. A cold message neither expires
+during the piece nor is asked for, and one expired before the piece (no scan due) stays
+expired and queued through it: it counts in the expired count from the piece's start
+(``carry.Cold.expired``). The hot ones keep their delivery order among themselves; where cold
+ones are left out between them only a scan, the expired count or a matching get looks (by
+deadline, by identifier). Any larger choice is as correct (a message taken needlessly is
+replayed as it would be).
 
 After the piece (:meth:`Store.keep`) the hot messages that left free their slots, the piece's
 own messages still queued take slots, and ``order`` is rebuilt in one compiled pass (no column
 is copied). A piece thus costs its rows, the messages it takes and the ones it leaves queued,
-plus a few nanoseconds per stored message for the choice and the new order: the backlog's depth
-no longer copies anything. docs/pipeline.md, "Deep backlogs", has the measurements.
+plus a few nanoseconds per stored message for the choice and the new order (no column of a
+stored message is copied again while it waits). docs/pipeline.md, "Deep backlogs", has the
+measurements.
 """
 
 from __future__ import annotations
@@ -49,7 +54,7 @@ from mqlearn.engine import rule_formulas
 from mqlearn.pipeline import kernel as K
 from mqlearn.pipeline.arrays import compiled
 from mqlearn.pipeline.carry import COLUMNS, Carried, Cold, Names
-from mqlearn.pipeline.encode import Encoded
+from mqlearn.pipeline.encode import Calls, Encoded
 from mqlearn.pipeline.ids import id_hash
 from mqlearn.pipeline.queues import QueueTable
 from mqlearn.pipeline.validate import Validated
@@ -77,6 +82,14 @@ class Reach:
     scans: np.ndarray
     msg_ids: np.ndarray | None
     correl_ids: np.ndarray | None
+    # the rows, per queue (``row_lo``, as the replay takes them): whether each is a get, the
+    # lane of a message put that stays live through the piece (-1: none); the puts per queue
+    # and the queues' MAXDEPTH
+    row_lo: np.ndarray
+    is_get: np.ndarray
+    put_lane: np.ndarray
+    puts: np.ndarray
+    maxdepth: np.ndarray
 
     @classmethod
     def of(
@@ -86,11 +99,16 @@ class Reach:
         done: np.ndarray,
         since: np.ndarray,
         until: np.ndarray,
+        calls: Calls,
     ) -> Reach:
         """What the accepted rows of a piece reach (``done``: the queues complete with it;
-        ``since``: each queue's latest time before it, -1 if none)."""
+        ``since``: each queue's latest time before it, -1 if none; ``calls``: its rows)."""
         n = len(done)
-        op, part = valid.sorted(valid.columns.op), valid.part
+        op, part = calls.op, valid.part
+        put_lane = np.full(len(op), -1, dtype=np.int64)
+        accepted = calls.accepted
+        lasting = ~rule_formulas.is_expired(calls.deadline[accepted], until[part[accepted]])
+        put_lane[accepted[lasting]] = calls.lane[accepted[lasting]]
         walks = ~K.adds_message(op)
         browses = walks & (op != K.OP_GET)
         has_rows = np.bincount(part, minlength=n) > 0
@@ -107,6 +125,11 @@ class Reach:
             until,
             scans,
             *(ids[name].table if ids[name].asked else None for name in ("msg_id", "correl_id")),
+            np.searchsorted(part, np.arange(n + 1)).astype(np.int64),
+            op == K.OP_GET,
+            put_lane,
+            np.bincount(part[calls.accepted], minlength=n).astype(np.int64),
+            queues.maxdepth,
         )
 
 
@@ -153,12 +176,25 @@ class Store:
         by arrival and by deadline), and how many cold ones, per block and expired.
         ``cursors``: the browse cursors of (queue, handle) as (lane, seq of the message)."""
         columns = self.columns
+        stored = np.add.reduceat(
+            np.diff(self.block_lo), np.arange(0, len(self.block_lo) - 1, LANES)
+        )
         hot, cold, expired = _choose(
             self.block_lo,
             self.deadline,
             self._behind(cursors, reach.browsed),
             reach.mode,
-            reach.walks,
+            _lane_walks(
+                self.block_lo,
+                self.deadline,
+                reach.mode,
+                reach.walks,
+                reach.browsed | (stored + reach.puts > reach.maxdepth),
+                reach.until,
+                reach.row_lo,
+                reach.is_get,
+                reach.put_lane,
+            ),
             reach.since,
             reach.until,
             reach.scans,
@@ -302,12 +338,50 @@ def _passes(bits, h):  # pragma: no cover (jit)
 
 
 @compiled
+def _lane_walks(
+    block_lo, deadline, mode, walks, any_lane, until, row_lo, is_get, put_lane
+):  # pragma: no cover (jit)
+    """Per block, how many of the piece's walks can reach its lane: all of the queue's gets
+    and browses (``walks``) on a queue browsed in the piece or that could refuse a put
+    (``any_lane``: a refused put adds no message); else the gets made while the lanes above
+    might hold no live message. A get stops in a lane above at a present message live
+    throughout the piece; taking the stored ones there and the puts into those lanes made
+    before it (never refused here), less one for every earlier get, such a message is there."""
+    budget = np.zeros(len(block_lo) - 1, dtype=np.int64)
+    above = np.zeros(LANES, dtype=np.int64)  # per lane: live messages in the lanes above
+    for q in range(len(mode)):
+        first = q * LANES
+        if mode[q] != SOME or block_lo[first] == block_lo[first + LANES]:
+            continue
+        if any_lane[q]:
+            budget[first : first + LANES] = walks[q]
+            continue
+        end, count = until[q], 0
+        for lane in range(LANES - 1, -1, -1):
+            above[lane] = count
+            b = first + LANES - 1 - lane
+            for i in range(block_lo[b], block_lo[b + 1]):
+                count += not _is_expired(deadline[i], end)
+        gets = 0
+        for r in range(row_lo[q], row_lo[q + 1]):
+            if put_lane[r] >= 0:
+                for lane in range(put_lane[r]):
+                    above[lane] += 1
+            elif is_get[r]:
+                for lane in range(LANES):
+                    if above[lane] <= gets:
+                        budget[first + LANES - 1 - lane] += 1
+                gets += 1
+    return budget
+
+
+@compiled
 def _choose(
     block_lo,
     deadline,
     behind,
     mode,
-    walks,
+    walks,  # per block
     since,
     until,
     scans,
@@ -334,7 +408,7 @@ def _choose(
             if m == NONE:
                 cold[b] = hi - lo
                 continue
-            start, end, scanned, budget, live = since[q], until[q], scans[q], walks[q], 0
+            start, end, scanned, budget, live = since[q], until[q], scans[q], walks[b], 0
             cursor = lo + behind[b]
             for i in range(lo, hi):
                 if i < cursor:
