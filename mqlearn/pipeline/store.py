@@ -82,12 +82,14 @@ class Reach:
     scans: np.ndarray
     msg_ids: np.ndarray | None
     correl_ids: np.ndarray | None
-    # the rows, per queue (``row_lo``, as the replay takes them): whether each is a get, the
-    # lane of a message put that stays live through the piece (-1: none); the puts per queue
-    # and the queues' MAXDEPTH
+    # the rows, per queue (``row_lo``, as the replay takes them): time, whether each is a get,
+    # the lane and deadline of the message a put makes (-1: none); the puts per queue and the
+    # queues' MAXDEPTH
     row_lo: np.ndarray
+    time: np.ndarray
     is_get: np.ndarray
     put_lane: np.ndarray
+    put_deadline: np.ndarray
     puts: np.ndarray
     maxdepth: np.ndarray
 
@@ -106,9 +108,7 @@ class Reach:
         n = len(done)
         op, part = calls.op, valid.part
         put_lane = np.full(len(op), -1, dtype=np.int64)
-        accepted = calls.accepted
-        lasting = ~rule_formulas.is_expired(calls.deadline[accepted], until[part[accepted]])
-        put_lane[accepted[lasting]] = calls.lane[accepted[lasting]]
+        put_lane[calls.accepted] = calls.lane[calls.accepted]
         walks = ~K.adds_message(op)
         browses = walks & (op != K.OP_GET)
         has_rows = np.bincount(part, minlength=n) > 0
@@ -126,8 +126,10 @@ class Reach:
             scans,
             *(ids[name].table if ids[name].asked else None for name in ("msg_id", "correl_id")),
             np.searchsorted(part, np.arange(n + 1)).astype(np.int64),
+            calls.time,
             op == K.OP_GET,
             put_lane,
+            calls.deadline,
             np.bincount(part[calls.accepted], minlength=n).astype(np.int64),
             queues.maxdepth,
         )
@@ -190,10 +192,13 @@ class Store:
                 reach.mode,
                 reach.walks,
                 reach.browsed | (stored + reach.puts > reach.maxdepth),
+                reach.since,
                 reach.until,
                 reach.row_lo,
+                reach.time,
                 reach.is_get,
                 reach.put_lane,
+                reach.put_deadline,
             ),
             reach.since,
             reach.until,
@@ -339,16 +344,29 @@ def _passes(bits, h):  # pragma: no cover (jit)
 
 @compiled
 def _lane_walks(
-    block_lo, deadline, mode, walks, any_lane, until, row_lo, is_get, put_lane
+    block_lo,
+    deadline,
+    mode,
+    walks,
+    any_lane,
+    since,
+    until,
+    row_lo,
+    time,
+    is_get,
+    put_lane,
+    put_deadline,
 ):  # pragma: no cover (jit)
     """Per block, how many of the piece's walks can reach its lane: all of the queue's gets
     and browses (``walks``) on a queue browsed in the piece or that could refuse a put
     (``any_lane``: a refused put adds no message); else the gets made while the lanes above
-    might hold no live message. A get stops in a lane above at a present message live
-    throughout the piece; taking the stored ones there and the puts into those lanes made
-    before it (never refused here), less one for every earlier get, such a message is there."""
+    might hold no live message (MD-02). A get at time t stops in a lane above at a present
+    message live at t; counting there the stored messages and those put before it (never
+    refused here) whose deadline is after t, less one for every earlier get (each removes one
+    at most), one of them is there if the count is positive."""
     budget = np.zeros(len(block_lo) - 1, dtype=np.int64)
     above = np.zeros(LANES, dtype=np.int64)  # per lane: live messages in the lanes above
+    heap = np.empty(len(deadline) + len(put_lane), dtype=np.int64)  # deadline * 16 + lane
     for q in range(len(mode)):
         first = q * LANES
         if mode[q] != SOME or block_lo[first] == block_lo[first + LANES]:
@@ -356,23 +374,63 @@ def _lane_walks(
         if any_lane[q]:
             budget[first : first + LANES] = walks[q]
             continue
-        end, count = until[q], 0
+        start, end, count, n = since[q], until[q], 0, 0
         for lane in range(LANES - 1, -1, -1):
             above[lane] = count
             b = first + LANES - 1 - lane
             for i in range(block_lo[b], block_lo[b + 1]):
-                count += not _is_expired(deadline[i], end)
+                if not _is_expired(deadline[i], start):
+                    count += 1
+                    if _is_expired(deadline[i], end):  # live until its deadline only
+                        n = _push(heap, n, deadline[i] * 16 + lane)
         gets = 0
         for r in range(row_lo[q], row_lo[q + 1]):
-            if put_lane[r] >= 0:
-                for lane in range(put_lane[r]):
-                    above[lane] += 1
+            lane = put_lane[r]
+            if lane >= 0:
+                for below in range(lane):
+                    above[below] += 1
+                if _is_expired(put_deadline[r], end):
+                    n = _push(heap, n, put_deadline[r] * 16 + lane)
             elif is_get[r]:
+                while n > 0 and _is_expired(heap[0] // 16, time[r]):  # no longer live
+                    for below in range(heap[0] % 16):
+                        above[below] -= 1
+                    n = _pop(heap, n)
                 for lane in range(LANES):
                     if above[lane] <= gets:
                         budget[first + LANES - 1 - lane] += 1
                 gets += 1
     return budget
+
+
+@compiled
+def _push(heap, n, key):  # pragma: no cover (jit)
+    """Add ``key`` to the binary min-heap ``heap[:n]``; returns its new size."""
+    k = n
+    heap[k] = key
+    while k > 0 and heap[(k - 1) // 2] > heap[k]:
+        parent = (k - 1) // 2
+        heap[k], heap[parent] = heap[parent], heap[k]
+        k = parent
+    return n + 1
+
+
+@compiled
+def _pop(heap, n):  # pragma: no cover (jit)
+    """Remove the least key of the binary min-heap ``heap[:n]``; returns its new size."""
+    n -= 1
+    heap[0] = heap[n]
+    k = 0
+    while True:
+        least, left = k, 2 * k + 1
+        if left < n and heap[left] < heap[least]:
+            least = left
+        if left + 1 < n and heap[left + 1] < heap[least]:
+            least = left + 1
+        if least == k:
+            return n
+        heap[k], heap[least] = heap[least], heap[k]
+        k = least
 
 
 @compiled

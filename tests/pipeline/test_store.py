@@ -96,6 +96,23 @@ def test_exp21_expired_messages_behind_a_busy_higher_lane_stay_out_of_the_piece(
     assert seen == [(0, 0), (0, 5), (6, 6)]
 
 
+@pytest.mark.parametrize(("expiry", "gap_ms", "taken"), [(50, 1, 0), (1, 1, 0), (1, 100, 5)])
+def test_exp20_a_higher_message_shields_the_lane_while_it_is_live(expiry, gap_ms, taken) -> None:
+    """EXP-20, EXP-21, MD-02: the messages put in lane 9 before the gets expire (after 5 s or
+    0.1 s): as long as each is live when the get after it comes, no get can reach lane 0; one
+    that expired by then (0.1 s Expiry, the get 0.1 s later: now >= deadline) no longer
+    shields it, and the piece is handed lane 0 up to its live message."""
+    put, get = (lambda t: (t, "PUT", 9, expiry)), (lambda t: (t, "GET", 0, 0))
+    steps = [put, get, put, get, put]
+    calls = [
+        *BEHIND_A_BUSY_LANE[:5],
+        *(step(5000 + k * gap_ms) for k, step in enumerate(steps)),
+        *BEHIND_A_BUSY_LANE[10:],
+    ]
+    seen = taken_and_stored(trace(calls), queue("PRIORITY"), 5)
+    assert seen[1] == (taken, 5)
+
+
 def test_exp21_a_get_before_any_higher_message_can_reach_the_lane() -> None:
     """EXP-21, EXP-24: the same, but the first get of the second piece comes before the first
     put into lane 9: it may walk into lane 0, so the piece is handed the messages there up to
