@@ -176,25 +176,33 @@ def merge_by_deadline(bounds_a, a, bounds_b, b, deadline):  # pragma: no cover (
     out = np.empty(len(a) + len(b), dtype=np.int64)
     k = 0
     for p in range(len(bounds_a) - 1):
-        i, i_end = bounds_a[p], bounds_a[p + 1]
-        j, j_end = bounds_b[p], bounds_b[p + 1]
-        while i < i_end and j < j_end:
-            if deadline[b[j]] < deadline[a[i]]:
-                out[k] = b[j]
-                j += 1
-            else:
-                out[k] = a[i]
-                i += 1
-            k += 1
-        while i < i_end:
-            out[k] = a[i]
-            i += 1
-            k += 1
-        while j < j_end:
+        k = merge_two(
+            a, bounds_a[p], bounds_a[p + 1], b, bounds_b[p], bounds_b[p + 1], deadline, out, k
+        )
+    return out
+
+
+@compiled
+def merge_two(a, i, i_end, b, j, j_end, key, out, k):  # pragma: no cover (jit)
+    """``a[i:i_end]`` and ``b[j:j_end]`` (indices into ``key``, each ascending by it) merged
+    into ``out`` from ``k`` on, ties from ``a`` first (stable); returns where it ends."""
+    while i < i_end and j < j_end:
+        if key[b[j]] < key[a[i]]:
             out[k] = b[j]
             j += 1
-            k += 1
-    return out
+        else:
+            out[k] = a[i]
+            i += 1
+        k += 1
+    while i < i_end:
+        out[k] = a[i]
+        i += 1
+        k += 1
+    while j < j_end:
+        out[k] = b[j]
+        j += 1
+        k += 1
+    return k
 
 
 def merge_order(

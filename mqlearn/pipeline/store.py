@@ -56,6 +56,7 @@ from mqlearn.pipeline.arrays import compiled
 from mqlearn.pipeline.carry import COLUMNS, Carried, Cold, Names
 from mqlearn.pipeline.encode import Calls, Encoded
 from mqlearn.pipeline.ids import id_hash
+from mqlearn.pipeline.order import merge_two
 from mqlearn.pipeline.queues import QueueTable
 from mqlearn.pipeline.validate import Validated
 
@@ -547,23 +548,7 @@ def _merge_runs(index, scratch, lo, hi, key):  # pragma: no cover (jit)
                 end = mid + 1
                 while end < hi and key[index[end]] >= key[index[end - 1]]:
                     end += 1
-            a, b, w = i, mid, i
-            while a < mid and b < end:
-                if key[index[b]] < key[index[a]]:
-                    scratch[w] = index[b]
-                    b += 1
-                else:
-                    scratch[w] = index[a]
-                    a += 1
-                w += 1
-            while a < mid:
-                scratch[w] = index[a]
-                a += 1
-                w += 1
-            while b < end:
-                scratch[w] = index[b]
-                b += 1
-                w += 1
+            merge_two(index, i, mid, index, mid, end, key, scratch, i)
             runs += 1
             i = end
         index[lo:hi] = scratch[lo:hi]
