@@ -159,22 +159,10 @@ def _number(words, status, query):  # pragma: no cover (jit)
 
 
 @compiled
-def number_in(table, w0, w1, w2):  # pragma: no cover (jit)
-    """The number of the identifier (words ``w0, w1, w2``) in a table ``_number`` filled (the
-    identifiers a piece's matching gets ask for), UNASKED if it is not there."""
-    mask = np.uint64(len(table) - 1)
-    slot = id_hash(w0, w1, w2) & mask
-    while table[slot, 3] != 0:
-        if table[slot, 0] == w0 and table[slot, 1] == w1 and table[slot, 2] == w2:
-            return np.int64(table[slot, 3]) - 1
-        slot = (slot + np.uint64(1)) & mask
-    return UNASKED
-
-
-@compiled
 def _lookup(table, words, at, null, none):  # pragma: no cover (jit)
     """Numbers of identifiers ``words[at]`` in a table ``_number`` filled, UNASKED if not
     there (-1 for all zeros when ``none``)."""
+    mask = np.uint64(len(table) - 1)
     codes = np.full(len(null), UNASKED, dtype=np.int64)
     for i in range(len(null)):
         if null[i]:
@@ -185,7 +173,12 @@ def _lookup(table, words, at, null, none):  # pragma: no cover (jit)
         if none and w0 == 0 and w1 == 0 and w2 == 0:
             codes[i] = -1
             continue
-        codes[i] = number_in(table, w0, w1, w2)
+        slot = id_hash(w0, w1, w2) & mask
+        while table[slot, 3] != 0:
+            if table[slot, 0] == w0 and table[slot, 1] == w1 and table[slot, 2] == w2:
+                codes[i] = np.int64(table[slot, 3]) - 1
+                break
+            slot = (slot + np.uint64(1)) & mask
     return codes
 
 
