@@ -5,7 +5,7 @@ trace too big for memory into pieces. Any cut works as long as, for every queue,
 piece all come after (in seq order) its rows in the pieces before: rows within a piece may come
 in any order, and a piece may hold any mix of queues. Between pieces a queue keeps:
 
-- its messages still queued, as the replay left them (:class:`~mqlearn.pipeline.store.Store`:
+- its messages still queued, as the replay left them (:class:`~mqlearn.pipeline.carry_store.Store`:
   deadlines, lanes, identifiers, what the tables show of them), not as trace rows: the next
   piece replays the queue from those of them it can reach (a :class:`~mqlearn.pipeline.carry.
   Carried` set), present from its start, without validating, encoding or replaying them again,
@@ -36,11 +36,11 @@ import pyarrow as pa
 
 from mqlearn.pipeline import kernel as K
 from mqlearn.pipeline.arrays import int_values
+from mqlearn.pipeline.carry_store import Reach, Store
 from mqlearn.pipeline.encode import Calls, Encoded, encode
 from mqlearn.pipeline.kernel import replay_rows
 from mqlearn.pipeline.queues import QueueTable
 from mqlearn.pipeline.schema import SCHEMA_VERSION
-from mqlearn.pipeline.store import Reach, Store
 from mqlearn.pipeline.tables import SCHEMAS, Tables, Totals
 from mqlearn.pipeline.validate import (
     SEQ_BEFORE_ALL,

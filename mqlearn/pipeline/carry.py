@@ -1,7 +1,7 @@
 """The messages queued before a piece of a trace, as the replay left them (not as trace rows).
 
 A trace replayed in pieces (:mod:`mqlearn.pipeline.batches`) keeps, for every queue cut by a
-piece, the messages still queued on it (:mod:`mqlearn.pipeline.store`), as what the replay had
+piece, the messages still queued on it (:mod:`mqlearn.pipeline.carry_store`), as what the replay had
 computed for them: their queue, put seq and time, priority and lane, stored Expiry and deadline,
 the Report and the values the messages table shows, their identifiers as words (numbered again
 for the next piece's matching gets, never parsed again; their text is written from the words
@@ -121,7 +121,7 @@ class Carried:
 
 class Cold(NamedTuple):
     """The messages queued before a piece that its replay cannot reach and is not handed
-    (:mod:`mqlearn.pipeline.store`): per QueueTable position and lane (``q * 10 + 9 - lane``)
+    (:mod:`mqlearn.pipeline.carry_store`): per QueueTable position and lane (``q * 10 + 9 - lane``)
     how many, and per QueueTable position how many of them are expired already (they count in
     the queue's depth, and those in its expired count, from the piece's start to its end)."""
 

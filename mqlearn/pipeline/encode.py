@@ -335,7 +335,7 @@ def encode(
     ``until`` (per QueueTable position) is when each queue's replay ends, at or after its last
     row: scans due until then run. The partitions are the queues of the rows and of the carried
     messages. ``cold``: the messages queued before the rows that the replay cannot reach and so
-    is not handed (:mod:`mqlearn.pipeline.store`); they count in the depth of their lanes, and
+    is not handed (:mod:`mqlearn.pipeline.carry_store`); they count in the depth of their lanes, and
     those expired already in the expired count, and nothing else. ``calls``: the rows'
     :class:`Calls`, if made already.
     """

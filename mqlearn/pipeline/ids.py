@@ -68,7 +68,7 @@ class IdColumn:
 @compiled
 def id_hash(a, b, c):  # pragma: no cover (jit)
     """A 64-bit hash of an identifier's three words (the numbering tables here, and the filters
-    of :mod:`mqlearn.pipeline.store`)."""
+    of :mod:`mqlearn.pipeline.carry_store`)."""
     h = a * np.uint64(0x9E3779B97F4A7C15) ^ b * np.uint64(0xC2B2AE3D27D4EB4F)
     h ^= c * np.uint64(0x165667B19E3779F9)
     h ^= h >> np.uint64(29)

@@ -25,7 +25,7 @@ This is the only place where the replay decides what happens to a message; it fo
 - A piece of a trace starts from the state the pieces before left (:mod:`mqlearn.pipeline.carry`):
   the messages still queued then that this piece can reach are in the message arrays, PRESENT
   from the start (``present``), at the head of their lanes (they arrived first); they have no
-  row. ``lane_carried`` counts them and those it cannot reach (:mod:`mqlearn.pipeline.store`:
+  row. ``lane_carried`` counts them and those it cannot reach (:mod:`mqlearn.pipeline.carry_store`:
   past what the piece's walks can reach in the lane, not due to expire nor to a scan in it,
   asked for by none of its matching gets), which count in the depth only, and in the expired
   count from the start when expired already (``expired_carried``).

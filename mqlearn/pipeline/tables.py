@@ -276,7 +276,7 @@ class Tables:
 
     def waiting(self) -> np.ndarray:
         """Per message, whether it is still queued on an incomplete partition: the next piece
-        of the trace starts from it (:meth:`mqlearn.pipeline.store.Store.keep`)."""
+        of the trace starts from it (:meth:`mqlearn.pipeline.carry_store.Store.keep`)."""
         waiting: np.ndarray = (self.end_kind == K.QUEUED) & ~self.complete[self.msg_part]
         return waiting
 

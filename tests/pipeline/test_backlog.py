@@ -23,10 +23,10 @@ import pytest
 from mqlearn.pipeline import QUEUE_COLUMNS, TRACE_COLUMNS, replay_local
 from mqlearn.pipeline import spark_replay as spark_replay_module
 from mqlearn.pipeline.batches import BatchReplay
+from mqlearn.pipeline.carry_store import LANES, Store
 from mqlearn.pipeline.generate import TraceSpec, generate_local, plan_queues
 from mqlearn.pipeline.spark import arrow_schema
 from mqlearn.pipeline.spark_replay import replay_spark
-from mqlearn.pipeline.store import LANES, Store
 from mqlearn.pipeline.stream import replay_files
 from tests.pipeline.test_differential_engine import (
     engine_discards,

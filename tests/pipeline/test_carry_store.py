@@ -1,5 +1,5 @@
 """The store of messages queued across the cuts of a trace (issue 27): which of them a piece is
-handed (``store.Store.take``), on traces written out so that the answer is known, each replayed
+handed (``carry_store.Store.take``), on traces written out so that the answer is known, each replayed
 in pieces against replay_local (one piece). The property tests of test_stream.py and
 test_backlog.py check the same on generated traces; these pin down what is left out."""
 
