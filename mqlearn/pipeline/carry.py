@@ -100,15 +100,6 @@ class Carried:
     def __len__(self) -> int:
         return len(self.at)
 
-    @classmethod
-    def empty(cls) -> Carried:
-        """No messages, and a list of names of its own (the first set of a replay)."""
-        columns = {
-            name: np.zeros((0, *shape), dtype=dtype) for name, (dtype, shape) in COLUMNS.items()
-        }
-        none = np.zeros(0, dtype=np.int64)
-        return cls(columns, none, none, none, Names())
-
     def column(self, name: str) -> np.ndarray:
         """The values ``name`` (of :data:`COLUMNS`) of these messages, in delivery order."""
         values: np.ndarray = self.columns[name][self.at]

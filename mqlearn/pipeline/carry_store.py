@@ -70,7 +70,7 @@ _is_expired = compiled(rule_formulas.is_expired)  # rule EXP-20, as the kernel c
 @dataclass(frozen=True)
 class Reach:
     """Per QueueTable position, what a piece's replay can touch of its stored messages (see the
-    module docstring): ``mode`` (NONE, SOME, ALL), ``walks`` (K: gets and browses), whether it
+    module docstring): ``mode`` (NONE, SOME, ALL), ``walks`` (its gets and browses), whether it
     is ``browsed``, ``since`` and ``until`` (its replay's start and end), ``scans`` (whether a
     background scan falls between); and the identifiers its matching gets ask for
     (``ids.IdColumn.table``, None: no such get)."""

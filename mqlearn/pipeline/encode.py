@@ -325,9 +325,9 @@ def encode(
     valid: Validated,
     table: QueueTable,
     until: np.ndarray,
-    carried: Carried | None = None,
-    cold: Cold | None = None,
-    calls: Calls | None = None,
+    carried: Carried,
+    cold: Cold,
+    calls: Calls,
 ) -> Encoded:
     """Build the kernel's inputs from validated rows and the messages ``carried`` over from
     earlier pieces (at least one row or carried message).
@@ -337,10 +337,8 @@ def encode(
     messages. ``cold``: the messages queued before the rows that the replay cannot reach and so
     is not handed (:mod:`mqlearn.pipeline.carry_store`); they count in the depth of their lanes, and
     those expired already in the expired count, and nothing else. ``calls``: the rows'
-    :class:`Calls`, if made already.
+    :class:`Calls`.
     """
-    carried = Carried.empty() if carried is None else carried
-    calls = Calls.of(valid, table) if calls is None else calls
     cols, rows, qpos = valid.columns, valid.rows, valid.part
     ints, op, time, is_put, reason = calls.ints, calls.op, calls.time, calls.is_put, calls.reason
     priority, stored_expiry, deadline, lane = (
@@ -501,14 +499,10 @@ def encode(
         rhi=rhi,
         rcorrel=correl_code,
         names=names,
-        lane_carried=(
-            carried_counts
-            if cold is None
-            else carried_counts + cold.lanes.reshape(-1, K.LANES)[parts].ravel()
-        ).astype(np.int64, copy=False),
-        expired_carried=(
-            np.zeros(n_parts, dtype=np.int64) if cold is None else cold.expired[parts]
+        lane_carried=(carried_counts + cold.lanes.reshape(-1, K.LANES)[parts].ravel()).astype(
+            np.int64, copy=False
         ),
+        expired_carried=cold.expired[parts],
         msg_row=msg_row,
         carried_pos=carried_pos,
         arrival=arrival,
