@@ -108,6 +108,20 @@ class Piece:
         return {name: self.table(name) for name in PIECE_TABLES}
 
 
+@dataclass(frozen=True)
+class Checked:
+    """A piece validated, its calls numbered, and what its replay can reach of the stored
+    messages (:meth:`BatchReplay.check`), ready to :meth:`BatchReplay.run`."""
+
+    valid: Validated
+    input_rows: int
+    done: np.ndarray  # per QueueTable position: complete with this piece
+    until: np.ndarray  # ... when its replay here ends
+    closing: np.ndarray  # the positions complete first with this piece
+    calls: Calls
+    reach: Reach
+
+
 class BatchReplay:
     """Replays consecutive pieces of one trace against one set of queue definitions.
 
@@ -142,6 +156,15 @@ class BatchReplay:
 
     def replay(self, rows: pa.Table) -> Piece:
         """Replay the next piece (any table with the trace columns, already checked)."""
+        return self.run(self.check(rows))
+
+    def check(self, rows: pa.Table) -> Checked:
+        """The first half of :meth:`replay`: validate the next piece and number its calls.
+
+        It needs only what the pieces before it were checked to be (each queue's latest time
+        and seq, its rows seen so far), not their replay, so the streaming replay checks a
+        piece in a thread of its own while the one before it replays; pieces are checked in
+        their order, and each is then run once (:meth:`run`), in the same order."""
         table = canonical(rows)
         valid = validate(
             table,
@@ -154,10 +177,28 @@ class BatchReplay:
         since, self.latest = self.latest, valid.latest
         done, until = self._close(valid)
         calls = Calls.of(valid, self.queues)
-        reach = Reach.of(valid, self.queues, done, since, until, calls)
-        carried, cold = self.store.take(reach, self.cursors)
+        closing = np.flatnonzero(done & ~self.closed)
+        self.closed |= done
+        return Checked(
+            valid,
+            rows.num_rows,
+            done,
+            until,
+            closing,
+            calls,
+            Reach.of(valid, self.queues, done, since, until, calls),
+        )
+
+    def run(self, piece: Checked) -> Piece:
+        """The second half of :meth:`replay`: replay a checked piece from the queues' state."""
+        valid, done, until, calls = piece.valid, piece.done, piece.until, piece.calls
+        # queues complete now are closed empty in the summary; the tables below correct those
+        # this piece leaves messages on
+        closing = piece.closing
+        self.totals.close(closing, np.zeros((len(closing), 2), dtype=np.int64), until[closing])
+        carried, cold = self.store.take(piece.reach, self.cursors)
         if not len(valid.rows) and not len(carried):
-            return Piece(None, valid.rejects, rows.num_rows, accepted=0)
+            return Piece(None, valid.rejects, piece.input_rows, accepted=0)
         enc = encode(valid, self.queues, until, carried, cold, calls)
         cursors = self._cursors_in(enc)
         before = cursors.copy()
@@ -168,12 +209,11 @@ class BatchReplay:
         for key in [key for key in self.cursors if done[key[0]]]:
             del self.cursors[key]
         self.store.keep(enc, tables.waiting())
-        return Piece(tables, valid.rejects, rows.num_rows, accepted=len(valid.rows))
+        return Piece(tables, valid.rejects, piece.input_rows, accepted=len(valid.rows))
 
     def _close(self, valid: Validated) -> tuple[np.ndarray, np.ndarray]:
         """Which queues are complete with this piece, and when each queue's replay here ends
-        (its latest time, or end_ms once complete). Queues complete now are closed empty in the
-        summary; the replay of this piece corrects those it leaves messages on."""
+        (its latest time, or end_ms once complete)."""
         self.seen += valid.queue_rows
         done = np.ones(len(self.queues), dtype=bool)
         if self.rows_per_queue is not None:
@@ -185,9 +225,6 @@ class BatchReplay:
         until = self.latest.copy()
         if self.end_ms is not None:
             until[done] = self.end_ms
-        closing = np.flatnonzero(done & ~self.closed)
-        self.totals.close(closing, np.zeros((len(closing), 2), dtype=np.int64), until[closing])
-        self.closed |= done
         return done, until
 
     def summary(self) -> pa.Table:

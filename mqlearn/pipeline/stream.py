@@ -17,23 +17,26 @@ table comes piece by piece). It takes three steps:
    whole, sorted by seq and cut.
 3. **Replay**: :class:`~mqlearn.pipeline.batches.BatchReplay` replays the pieces one after the
    other, carrying each queue's still-queued messages, cursors and counts over the cuts; a queue
-   whose rows have all been read is closed there (the index counted them) and forgotten. Writer
-   threads (one per table) build each piece's tables from its replayed arrays and append them to
-   the Parquet outputs while the next piece is replayed (the compiled code, numpy and pyarrow
-   release the GIL, so the two cores share the work).
+   whose rows have all been read is closed there (the index counted them) and forgotten. Three
+   pieces are at work at once: a thread reads and checks the next piece (validation and the
+   per-row facts need only the checks of the pieces before it: ``BatchReplay.check``) while
+   this one replays (``BatchReplay.run``), and writer threads (one per table) build the tables
+   of the one before from its replayed arrays and append them to the Parquet outputs (the
+   compiled code, numpy and pyarrow release the GIL, so the two cores share the work).
 
-Peak memory is therefore about two pieces (one replayed, the one before being built and written)
-and their output tables, plus the messages still queued at a cut; with regrouping, plus the
-largest queue's rows.
+Peak memory is therefore about three pieces (one checked, one replayed, the one before being
+built and written) and their output tables, plus the messages still queued at a cut; with
+regrouping, plus the largest queue's rows.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pyarrow as pa
@@ -61,6 +64,9 @@ from mqlearn.pipeline.schema import (
     ReconcileError,
 )
 from mqlearn.pipeline.validate import NAME_COLUMNS, SEQ_BEFORE_ALL, queue_positions
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 BATCH_ROWS = 250_000  # rows per piece: about 1 GiB at most in all (docs/pipeline.md)
 READ_ROWS = 131_072  # rows per record batch read from the files when regrouping
@@ -238,6 +244,25 @@ def _from_groups(paths: list[Path], queues: QueueTable, batch_rows: int) -> Iter
         yield from queue_pieces(table, queues, batch_rows)
 
 
+_END = object()
+
+
+def _one_ahead(step: Callable[[T], R], items: Iterator[T]) -> Iterator[R]:
+    """``step(item)`` of each item in order, each computed (and the item read) in a thread of
+    its own while the caller works on the one before."""
+
+    def next_step() -> R | object:
+        for item in items:
+            return step(item)
+        return _END
+
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(next_step)
+        while (result := pending.result()) is not _END:
+            pending = pool.submit(next_step)
+            yield result  # type: ignore[misc]
+
+
 def _build(writer: PartWriter, piece: Piece, name: str) -> None:
     """Build one table of a piece and append it to its file (in a writer thread)."""
     writer.write(name, piece.table(name))
@@ -290,8 +315,8 @@ def replay_files(
         progress.start("replay", index.rows)
         with PartWriter(staging, 0) as writer, ThreadPoolExecutor(len(PIECE_TABLES)) as pool:
             pending: list[Future[None]] = []
-            for rows in pieces:
-                piece = replay.replay(rows)
+            for checked in _one_ahead(replay.check, pieces):
+                piece = replay.run(checked)
                 for done in pending:  # the previous piece's tables, written meanwhile
                     done.result()
                 pending = [pool.submit(_build, writer, piece, name) for name in PIECE_TABLES]

@@ -263,13 +263,13 @@ def test_pieces_stay_within_batch_rows_and_progress_is_reported(
         for k, rows in enumerate(np.array_split(np.arange(len(trace)), 33)):
             write_parquet(trace.iloc[rows], TRACE_COLUMNS, trace_path / f"part-{k:02d}.parquet")
     sizes = []
-    real_replay = BatchReplay.replay
+    real_check = BatchReplay.check
 
     def recording(self, rows):
         sizes.append(rows.num_rows)
-        return real_replay(self, rows)
+        return real_check(self, rows)
 
-    monkeypatch.setattr(BatchReplay, "replay", recording)
+    monkeypatch.setattr(BatchReplay, "check", recording)
     recorder = Recorder()
     result = replay_files(trace_path, queues_path, tmp_path / "out", batch_rows=400,
                           progress=recorder)  # fmt: skip
