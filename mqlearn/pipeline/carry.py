@@ -82,7 +82,8 @@ class Names:
 @dataclass(frozen=True)
 class Carried:
     """Messages queued before a piece (see the module docstring): ``at``, their places in
-    ``columns`` (per :data:`COLUMNS`: a store's slots), in delivery order;
+    ``columns`` (per :data:`COLUMNS`: a store's slots, each in a type its values fit, maybe
+    narrower than the one named there), in delivery order;
     ``by_arrival`` and ``by_deadline``, positions in the set, each queue's messages together
     (queues ascending) in arrival order and by (deadline, arrival), except that in
     ``by_deadline`` the messages expired already when their queue's replay in the piece starts

@@ -61,7 +61,25 @@ from mqlearn.pipeline.queues import QueueTable
 from mqlearn.pipeline.validate import Validated
 
 LANES = K.LANES
-SLOT_COLUMNS = {**COLUMNS, "arrival": (np.int64, ())}
+# A slot holds each column of COLUMNS in the narrowest type its values fit, as the store may
+# hold millions of messages: a priority, lane or persistence (0-9, 0-2) in a byte, the
+# MQLONG fields (validated to fit int32), queue positions and name numbers in 32 bits; the
+# arrays a piece is handed widen them again (encode's per-message columns).
+_NARROW = {
+    "part": np.int32,
+    "priority": np.int8,
+    "lane": np.int8,
+    "expiry": np.int32,
+    "report": np.int32,
+    "persistence": np.int8,
+    "data_length": np.int32,
+    "reply_to_q": np.int32,
+    "report_qmgr": np.int32,
+}
+SLOT_COLUMNS = {
+    **{name: (_NARROW.get(name, dtype), shape) for name, (dtype, shape) in COLUMNS.items()},
+    "arrival": (np.int64, ()),
+}
 # what a piece takes of a queue's stored messages
 NONE, SOME, ALL = 0, 1, 2
 _is_expired = compiled(rule_formulas.is_expired)  # rule EXP-20, as the kernel compiles it
@@ -276,7 +294,7 @@ class Store:
         self.used += n - reused
         capacity = len(self.free)
         if self.used > capacity:
-            capacity = max(self.used, 2 * capacity)
+            capacity = max(self.used, capacity + capacity // 4)  # a copy is cheap, room is not
             for name, values in self.columns.items():
                 grown = np.zeros((capacity, *values.shape[1:]), dtype=values.dtype)
                 grown[: len(values)] = values

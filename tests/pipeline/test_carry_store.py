@@ -5,9 +5,11 @@ test_backlog.py check the same on generated traces; these pin down what is left 
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import pytest
 
+from mqlearn.mqi import cmqc as C
 from mqlearn.pipeline import QUEUE_COLUMNS, TRACE_COLUMNS, replay_local
 from mqlearn.pipeline.batches import BatchReplay
 from tests.pipeline.test_spark_replay import canonical
@@ -137,3 +139,21 @@ def test_exp28_a_scan_in_the_piece_hands_it_the_expired_messages(interval_s, tak
     piece and the first discards them, so it is handed them."""
     seen = taken_and_stored(trace(BEHIND_A_BUSY_LANE), queue("PRIORITY", interval_s=interval_s), 5)
     assert seen[1] == (taken, 5)
+
+
+def test_stored_columns_keep_the_widest_values_the_trace_allows() -> None:
+    """Tooling: the store keeps each column in the narrowest type its values fit (a byte for a
+    priority, 32 bits for the MQLONG fields): a message with the largest Expiry and DataLength
+    an MQLONG holds, then one that expires with an expiration report of its full data,
+    priority 9, persistence as the queue's default, each stored across the cuts (pieces of
+    one row), replay as in one piece."""
+    calls = [(0, "PUT", 9, 2**31 - 1), (1, "PUT", 9, 10), (3000, "GET", 0, 0), (3001, "GET", 0, 0)]
+    rows = trace(calls)
+    puts = rows["op"] == "PUT"
+    rows.loc[puts, "data_length"] = 2**31 - 1
+    rows.loc[puts, "persistence"] = 2  # MQPER_PERSISTENCE_AS_Q_DEF
+    report = [C.MQRO_EXCEPTION_WITH_FULL_DATA | C.MQRO_PAN, C.MQRO_EXPIRATION_WITH_FULL_DATA]
+    rows.loc[puts, "report"] = np.array(report, dtype=np.int32)
+    rows.loc[puts, "reply_to_q"] = "REPLY.Q"
+    seen = taken_and_stored(rows, queue("PRIORITY"), 1)
+    assert [stored for _, stored in seen] == [0, 1, 2, 1]  # every message stored at a cut
