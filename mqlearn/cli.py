@@ -275,8 +275,9 @@ def _run(
 
 
 def _run_local(args: argparse.Namespace, err: TextIO, progress: Progress) -> None:
-    from mqlearn.pipeline.stream import replay_files
+    from mqlearn.pipeline.stream import prefer_jemalloc, replay_files
 
+    prefer_jemalloc()
     print(f"replaying {args.trace} with {args.queues} in this process", file=err)
     result = replay_files(
         args.trace,

@@ -333,7 +333,7 @@ def test_bad_inputs_are_named_and_outputs_stay(generated, tmp_path) -> None:
 def test_cli_runs_the_local_engine_without_spark(generated, tmp_path, capsys, monkeypatch):
     """Tooling: ``mqlearn pipeline run --engine local`` replays in this process (no Spark
     session starts), prints the counts, is quiet on a non-terminal stderr, and answers bad
-    input with exit code 2."""
+    input with exit code 2; it makes jemalloc Arrow's memory pool (where pyarrow has it)."""
     import mqlearn.pipeline.spark
 
     def no_spark(*args, **kwargs):
@@ -342,6 +342,7 @@ def test_cli_runs_the_local_engine_without_spark(generated, tmp_path, capsys, mo
     monkeypatch.setattr(mqlearn.pipeline.spark, "spark_session", no_spark)  # the CLI's import
     trace_path, queues_path, trace, _ = generated
     out = tmp_path / "out"
+    previous = pa.default_memory_pool()
     command = f"pipeline run --engine local --trace {trace_path} --queues {queues_path}"
     assert main([*command.split(), "--out", str(out), "--batch-rows", "1000"]) == EXIT_OK
     captured = capsys.readouterr()
@@ -351,6 +352,12 @@ def test_cli_runs_the_local_engine_without_spark(generated, tmp_path, capsys, mo
         f"replaying {trace_path} with {queues_path} in this process"
     ]
     assert (out / "_SUCCESS").exists()
+    try:
+        expected = pa.jemalloc_memory_pool().backend_name  # the CLI's choice, where it exists
+    except NotImplementedError:
+        expected = previous.backend_name
+    assert pa.default_memory_pool().backend_name == expected
+    pa.set_memory_pool(previous)
     bad = f"pipeline run --engine local --trace {tmp_path / 'nowhere'} --queues {queues_path}"
     assert main([*bad.split(), "--out", str(out)]) == EXIT_BAD_INPUT
     assert "does not exist" in capsys.readouterr().err
