@@ -41,7 +41,7 @@ from typing import TypeVar
 import numpy as np
 import pyarrow as pa
 
-from mqlearn.pipeline.arrays import int_values
+from mqlearn.pipeline.arrays import compiled, int_values
 from mqlearn.pipeline.batches import PIECE_TABLES, BatchReplay, Piece, queue_pieces
 from mqlearn.pipeline.files import (
     PartWriter,
@@ -53,7 +53,7 @@ from mqlearn.pipeline.files import (
     read_definitions,
     staged,
 )
-from mqlearn.pipeline.order import by_bucket, group_order, increasing_within, repeated_values
+from mqlearn.pipeline.order import by_bucket, group_order, repeated_values
 from mqlearn.pipeline.progress_bar import Progress, reporter
 from mqlearn.pipeline.queues import QueueTable, queue_table
 from mqlearn.pipeline.schema import (
@@ -151,6 +151,29 @@ class RepeatedSeq:
         self.writer.shutdown()
 
 
+@compiled
+def _tally(part, seq, null, per_queue, last, in_order, kept):  # pragma: no cover (jit)
+    """One batch of the index pass in one loop: count each queue's rows (``part``: QueueTable
+    positions, -1 for none) into ``per_queue``; while ``in_order``, check that each queue's seq
+    values increase after ``last`` (updated); copy the seq values that are not null into
+    ``kept``. Returns whether the rows are still in order, and how many values were kept."""
+    n = 0
+    for i in range(len(part)):
+        p = part[i]
+        if p >= 0:
+            per_queue[p] += 1
+        if null[i]:
+            continue
+        kept[n] = seq[i]
+        n += 1
+        if p >= 0 and in_order:
+            if seq[i] <= last[p]:
+                in_order = False
+            else:
+                last[p] = seq[i]
+    return in_order, n
+
+
 def index_trace(source: Source, queues: QueueTable, spill: Path, progress: Progress) -> TraceIndex:
     """The index pass (step 1 of the module docstring)."""
     per_queue = np.zeros(len(queues), dtype=np.int64)
@@ -161,12 +184,11 @@ def index_trace(source: Source, queues: QueueTable, spill: Path, progress: Progr
     progress.start("index", None if source.is_csv else source.dataset.count_rows())
     try:
         for batch in batches(source, ["qmgr", "queue", "seq"], INDEX_ROWS):
-            part = queue_positions(batch, queues)
             seq, null = int_values(batch["seq"])
-            per_queue += np.bincount(part[part >= 0], minlength=len(queues))
-            ok = (part >= 0) & ~null
-            in_order = in_order and increasing_within(part[ok], seq[ok], last)
-            repeats.add(seq[~null])
+            kept = np.empty(len(seq), dtype=np.int64)
+            part = queue_positions(batch, queues)
+            in_order, n = _tally(part, seq, null, per_queue, last, in_order, kept)
+            repeats.add(kept[:n])
             rows += batch.num_rows
             progress.update(rows)
         repeated = repeats.values()

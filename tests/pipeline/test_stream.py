@@ -101,6 +101,53 @@ def test_exp21_28_replay_files_equals_replay_local(
     assert_same_as_replay_local(root / "out", trace, queues, end_ms=end_ms)
 
 
+@pytest.mark.parametrize("layout", ["seq order", "one swap", "shuffled"])
+def test_the_index_pass_counts_queues_checks_seq_order_and_finds_repeats(
+    tmp_path, monkeypatch, layout
+) -> None:
+    """Tooling: the index pass (in batches of 97 rows) against numpy on the whole trace: rows
+    per defined queue (null seq values counted, undefined or null queues not), whether every
+    queue's seq values increase through the files (rows without a seq or a queue left out;
+    "one swap": in seq order but for the first row of the second batch and the row of its
+    queue before it, swapped), and the seq values that occur more than once."""
+    from mqlearn.pipeline import stream
+
+    monkeypatch.setattr(stream, "INDEX_ROWS", 97)
+    trace, queues = generate_local(TraceSpec(seed=5, events=3000, queues=5, qmgrs=2, hours=1))
+    rng = np.random.default_rng(5)
+    trace = (
+        trace.sample(frac=1, random_state=5) if layout == "shuffled" else trace.sort_values("seq")
+    )
+    trace = trace.reset_index(drop=True).astype({"seq": "Int64"})
+    trace.loc[rng.choice(len(trace), 40, replace=False), "seq"] = pd.NA
+    trace.loc[rng.choice(len(trace), 30, replace=False), "queue"] = "NOT.DEFINED"
+    trace.loc[rng.choice(len(trace), 20, replace=False), "qmgr"] = None
+    later = rng.choice(np.arange(len(trace) // 2, len(trace)), 15, replace=False)
+    # repeats, on rows of no defined queue (which leave the queues' seq order as it was)
+    trace.loc[later, "seq"] = trace["seq"].to_numpy()[later - len(trace) // 2]
+    trace.loc[later, "queue"] = "NOT.DEFINED"
+    if layout == "one swap":  # row 97 and the row before it on its queue, both with a seq
+        same = (trace["qmgr"] == trace.at[97, "qmgr"]) & (trace["queue"] == trace.at[97, "queue"])
+        before = int(
+            np.flatnonzero(same.to_numpy()[:97] & trace["seq"].notna().to_numpy()[:97])[-1]
+        )
+        trace.loc[[before, 97], "seq"] = trace["seq"].to_numpy()[[97, before]]
+    path = write_parquet(trace, TRACE_COLUMNS, tmp_path / "trace.parquet")
+    source = open_source(path, "trace", TRACE_COLUMNS, NAME_COLUMNS)
+    definitions = queue_table(queues)
+    index = stream.index_trace(source, definitions, tmp_path / "spill", Progress())
+    part = queue_positions(pq.read_table(path), definitions)
+    seq = trace["seq"].to_numpy(dtype="float64", na_value=np.nan)
+    assert index.rows == len(trace)
+    assert index.per_queue.tolist() == np.bincount(part[part >= 0], minlength=len(queues)).tolist()
+    ok = (part >= 0) & ~np.isnan(seq)
+    frame = pd.DataFrame({"part": part[ok], "seq": seq[ok]})
+    increasing = frame.groupby("part")["seq"].apply(lambda s: bool(s.diff().dropna().gt(0).all()))
+    assert index.in_order == bool(increasing.all()) == (layout == "seq order")
+    values, counts = np.unique(seq[~np.isnan(seq)], return_counts=True)
+    assert index.repeated.tolist() == values[counts > 1].astype(np.int64).tolist()
+
+
 def test_repeated_seq_values_found_through_spill_files(tmp_path, monkeypatch) -> None:
     """Tooling (the row accounting): seq values repeated across queues and files are found when
     the index spills them to hash buckets, and every row carrying one is rejected as
