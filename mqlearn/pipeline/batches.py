@@ -155,7 +155,7 @@ class BatchReplay:
         self.totals = Totals(queues)
 
     def replay(self, rows: pa.Table) -> Piece:
-        """Replay the next piece (any table with the trace columns, already checked)."""
+        """Replay the next piece (any table with the trace columns, its schema checked)."""
         return self.run(self.check(rows))
 
     def check(self, rows: pa.Table) -> Checked:

@@ -294,8 +294,8 @@ def prefer_jemalloc() -> bool:
     """Make jemalloc Arrow's default memory pool where this pyarrow has it (its Linux and macOS
     wheels do), for a process whose work is the streaming replay (the CLI's local engine): it
     hands freed memory back sooner than mimalloc, pyarrow's default. On the 100M-event backlog
-    trace the CLI peaked at 1.86 GiB against 2.01, 3 % faster (docs/pipeline.md). Whether it
-    did."""
+    trace the CLI peaked at 1.86 GiB against 2.01, 3 % faster (docs/pipeline.md). Returns
+    whether it did."""
     try:
         pa.set_memory_pool(pa.jemalloc_memory_pool())
     except NotImplementedError:  # a pyarrow built without it
