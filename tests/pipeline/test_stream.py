@@ -357,7 +357,8 @@ def test_csv_trace_replays_like_parquet(generated, tmp_path) -> None:
 
 def test_bad_inputs_are_named_and_outputs_stay(generated, tmp_path) -> None:
     """Tooling: a path that does not exist, missing columns, an empty trace and an end_ms
-    before the last row each raise with a message, and earlier outputs stay as they were."""
+    before the last row (in the first piece or a later one) each raise with a message, and
+    earlier outputs stay as they were."""
     trace_path, queues_path, trace, _ = generated
     out = tmp_path / "out"
     replay_files(trace_path, queues_path, out)
@@ -372,6 +373,10 @@ def test_bad_inputs_are_named_and_outputs_stay(generated, tmp_path) -> None:
         replay_files(empty, queues_path, out)
     with pytest.raises(ValueError, match="end_ms 5 is before the last row's time_ms"):
         replay_files(trace_path, queues_path, out, end_ms=5)
+    # found in a later piece, checked in its thread while the one before replays
+    middle = int(trace["time_ms"].median())
+    with pytest.raises(ValueError, match=f"end_ms {middle} is before the last row's time_ms"):
+        replay_files(trace_path, queues_path, out, end_ms=middle, batch_rows=500)
     assert not (out / "_staging").exists()
     for name, frame in read_outputs(out).items():
         pd.testing.assert_frame_equal(frame, before[name])
