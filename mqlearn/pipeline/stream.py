@@ -7,8 +7,10 @@ table comes piece by piece). It takes three steps:
 
 1. **Index**: one pass over three columns (qmgr, queue, seq) counts each queue's rows, tells
    whether every queue's rows come in seq order through the files, and finds the seq values that
-   repeat anywhere in the trace (such rows are rejects wherever they are). The seq values are
-   held up to REPEAT_LIMIT, then hash-partitioned into spill files checked one at a time.
+   repeat anywhere in the trace (such rows are rejects wherever they are). While the seq values
+   rise through the files (as the generator writes them) none can repeat and none is kept;
+   from the first that does not, the values (those before it read again) are held up to
+   REPEAT_LIMIT, then hash-partitioned into spill files checked one at a time.
 2. **Pieces**: the trace is cut into pieces of about ``batch_rows`` rows. When every queue's
    rows come in seq order (as traces are recorded and as the generator writes them), the pieces
    are the record batches in file order, as they are read (no copy). Otherwise a regrouping
@@ -153,11 +155,13 @@ class RepeatedSeq:
 
 
 @compiled
-def _tally(part, seq, null, per_queue, last, in_order, kept):  # pragma: no cover (jit)
+def _tally(part, seq, null, per_queue, last, in_order, rising, top, kept):  # pragma: no cover (jit)
     """One batch of the index pass in one loop: count each queue's rows (``part``: QueueTable
     positions, -1 for none) into ``per_queue``; while ``in_order``, check that each queue's seq
-    values increase after ``last`` (updated); copy the seq values that are not null into
-    ``kept``. Returns whether the rows are still in order, and how many values were kept."""
+    values increase after ``last`` (updated); while the trace's seq values are ``rising``
+    (``top[0]``: the latest, updated), check that they still do; copy the seq values that are
+    not null into ``kept``. Returns whether the rows are still in order, whether the values
+    still rise, and how many values were kept."""
     n = 0
     for i in range(len(part)):
         p = part[i]
@@ -167,12 +171,25 @@ def _tally(part, seq, null, per_queue, last, in_order, kept):  # pragma: no cove
             continue
         kept[n] = seq[i]
         n += 1
+        if rising:
+            rising = seq[i] > top[0]
+            top[0] = seq[i]
         if p >= 0 and in_order:
             if seq[i] <= last[p]:
                 in_order = False
             else:
                 last[p] = seq[i]
-    return in_order, n
+    return in_order, rising, n
+
+
+def _seq_values(source: Source, rows: int) -> Iterator[np.ndarray]:
+    """The seq values (nulls left out) of the first ``rows`` rows of a source, read again."""
+    for batch in batches(source, ["seq"], INDEX_ROWS):
+        seq, null = int_values(batch["seq"][:rows])
+        yield seq[~null]
+        rows -= len(seq)
+        if rows <= 0:
+            return
 
 
 def index_trace(source: Source, queues: QueueTable, spill: Path, progress: Progress) -> TraceIndex:
@@ -180,6 +197,7 @@ def index_trace(source: Source, queues: QueueTable, spill: Path, progress: Progr
     per_queue = np.zeros(len(queues), dtype=np.int64)
     last = np.full(len(queues), SEQ_BEFORE_ALL, dtype=np.int64)
     in_order = True
+    rising, top = True, np.array([SEQ_BEFORE_ALL])  # whether seq values rise, the latest
     rows = 0
     repeats = RepeatedSeq(spill)
     progress.start("index", None if source.is_csv else source.dataset.count_rows())
@@ -188,8 +206,15 @@ def index_trace(source: Source, queues: QueueTable, spill: Path, progress: Progr
             seq, null = int_values(batch["seq"])
             kept = np.empty(len(seq), dtype=np.int64)
             part = queue_positions(batch, queues)
-            in_order, n = _tally(part, seq, null, per_queue, last, in_order, kept)
-            repeats.add(kept[:n])
+            was_rising = rising
+            in_order, rising, n = _tally(
+                part, seq, null, per_queue, last, in_order, rising, top, kept
+            )
+            if was_rising and not rising and rows:  # the values before, kept from now on
+                for values in _seq_values(source, rows):
+                    repeats.add(values)
+            if not rising:
+                repeats.add(kept[:n])
             rows += batch.num_rows
             progress.update(rows)
         repeated = repeats.values()

@@ -101,7 +101,7 @@ def test_exp21_28_replay_files_equals_replay_local(
     assert_same_as_replay_local(root / "out", trace, queues, end_ms=end_ms)
 
 
-@pytest.mark.parametrize("layout", ["seq order", "one swap", "shuffled"])
+@pytest.mark.parametrize("layout", ["rising", "seq order", "one swap", "shuffled"])
 def test_the_index_pass_counts_queues_checks_seq_order_and_finds_repeats(
     tmp_path, monkeypatch, layout
 ) -> None:
@@ -109,7 +109,9 @@ def test_the_index_pass_counts_queues_checks_seq_order_and_finds_repeats(
     per defined queue (null seq values counted, undefined or null queues not), whether every
     queue's seq values increase through the files (rows without a seq or a queue left out;
     "one swap": in seq order but for the first row of the second batch and the row of its
-    queue before it, swapped), and the seq values that occur more than once."""
+    queue before it, swapped), and the seq values that occur more than once ("rising": in seq
+    order without repeats, which the pass finds keeping no value; in the others seq values
+    stop rising in some batch, and those of the batches before are read again)."""
     from mqlearn.pipeline import stream
 
     monkeypatch.setattr(stream, "INDEX_ROWS", 97)
@@ -122,10 +124,11 @@ def test_the_index_pass_counts_queues_checks_seq_order_and_finds_repeats(
     trace.loc[rng.choice(len(trace), 40, replace=False), "seq"] = pd.NA
     trace.loc[rng.choice(len(trace), 30, replace=False), "queue"] = "NOT.DEFINED"
     trace.loc[rng.choice(len(trace), 20, replace=False), "qmgr"] = None
-    later = rng.choice(np.arange(len(trace) // 2, len(trace)), 15, replace=False)
-    # repeats, on rows of no defined queue (which leave the queues' seq order as it was)
-    trace.loc[later, "seq"] = trace["seq"].to_numpy()[later - len(trace) // 2]
-    trace.loc[later, "queue"] = "NOT.DEFINED"
+    if layout != "rising":
+        later = rng.choice(np.arange(len(trace) // 2, len(trace)), 15, replace=False)
+        # repeats, on rows of no defined queue (which leave the queues' seq order as it was)
+        trace.loc[later, "seq"] = trace["seq"].to_numpy()[later - len(trace) // 2]
+        trace.loc[later, "queue"] = "NOT.DEFINED"
     if layout == "one swap":  # row 97 and the row before it on its queue, both with a seq
         same = (trace["qmgr"] == trace.at[97, "qmgr"]) & (trace["queue"] == trace.at[97, "queue"])
         before = int(
@@ -143,9 +146,10 @@ def test_the_index_pass_counts_queues_checks_seq_order_and_finds_repeats(
     ok = (part >= 0) & ~np.isnan(seq)
     frame = pd.DataFrame({"part": part[ok], "seq": seq[ok]})
     increasing = frame.groupby("part")["seq"].apply(lambda s: bool(s.diff().dropna().gt(0).all()))
-    assert index.in_order == bool(increasing.all()) == (layout == "seq order")
+    assert index.in_order == bool(increasing.all()) == (layout in ("rising", "seq order"))
     values, counts = np.unique(seq[~np.isnan(seq)], return_counts=True)
     assert index.repeated.tolist() == values[counts > 1].astype(np.int64).tolist()
+    assert (len(index.repeated) == 0) == (layout == "rising")
 
 
 def test_repeated_seq_values_found_through_spill_files(tmp_path, monkeypatch) -> None:
