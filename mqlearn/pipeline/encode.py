@@ -51,6 +51,8 @@ class Encoded:
     row_part: np.ndarray  # partition of each row
     op: np.ndarray
     time: np.ndarray
+    seq: np.ndarray
+    handle: np.ndarray
     handles: Handles  # the handle of each row, numbered per partition
     put_pos: np.ndarray  # message position of an accepted PUT row, else -1
     put_reason: np.ndarray  # reason of the descriptor checks (0, 2049 or a failure)
@@ -280,7 +282,7 @@ class Calls:
     @classmethod
     def of(cls, valid: Validated, table: QueueTable) -> Calls:
         cols, qpos = valid.columns, valid.part
-        ints = {name: valid.sorted(column.values) for name, column in cols.ints.items()}
+        ints = valid.sorted_ints()
         op = valid.sorted(cols.op)
         time = ints["time_ms"]
         is_put = K.adds_message(op)
@@ -490,6 +492,8 @@ def encode(
         row_part=row_part,
         op=op,
         time=time,
+        seq=ints["seq"],
+        handle=ints["handle"],
         handles=handles,
         put_pos=put_pos,
         put_reason=reason.astype(np.int64, copy=False),

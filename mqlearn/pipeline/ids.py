@@ -182,38 +182,41 @@ def _lookup(table, words, at, null, none):  # pragma: no cover (jit)
     return codes
 
 
-_HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
+# per byte: its two lower-case hex digits, as the 16-bit value they make in memory
+_HEX_PAIRS = np.frombuffer("".join(f"{b:02x}" for b in range(256)).encode(), dtype=np.uint16)
 
 
 @compiled
-def _hex(words, null, digits):  # pragma: no cover (jit)
-    """The text of identifiers given as words (``_parse`` read backwards): 48 lower-case hex
-    digits each, none where ``null``; Arrow string offsets and data."""
+def _hex(words, at, null, pairs):  # pragma: no cover (jit)
+    """The text of the identifiers ``words[at]`` (``_parse`` read backwards): 48 lower-case
+    hex digits each (two a lookup), none where ``null``; Arrow string offsets and data."""
     n = len(null)
     offsets = np.zeros(n + 1, dtype=np.int32)
     for i in range(n):
         offsets[i + 1] = offsets[i] + (0 if null[i] else HEX_DIGITS)
-    data = np.empty(offsets[n], dtype=np.uint8)
+    data = np.empty(offsets[n] // 2, dtype=np.uint16)
+    j = 0
     for i in range(n):
-        j = offsets[i]
         if null[i]:
             continue
-        for k in range(3):
-            word = words[i, k]
-            for d in range(15, -1, -1):
-                data[j + 15 - d] = digits[(word >> np.uint64(4 * d)) & np.uint64(15)]
-            j += 16
-    return offsets, data
+        k = at[i]
+        for w in range(3):
+            word = words[k, w]
+            for d in range(7, -1, -1):
+                data[j] = pairs[(word >> np.uint64(8 * d)) & np.uint64(255)]
+                j += 1
+    return offsets, data.view(np.uint8)
 
 
-def hex_text(words: np.ndarray, null: np.ndarray) -> pa.Array:
-    """Identifiers given as words ((n, 3) uint64) as the text a table shows (null where
-    ``null``): what the trace held, in lower case."""
-    null = np.broadcast_to(np.asarray(null, dtype=bool), (len(words),))
-    offsets, data = _hex(words, null, _HEX)
+def hex_text(words: np.ndarray, null: np.ndarray, at: np.ndarray | None = None) -> pa.Array:
+    """Identifiers given as words ((n, 3) uint64; with ``at``, those at ``at``) as the text a
+    table shows (null where ``null``): what the trace held, in lower case."""
+    at = np.arange(len(words)) if at is None else at
+    null = np.broadcast_to(np.asarray(null, dtype=bool), (len(at),))
+    offsets, data = _hex(words, at, null, _HEX_PAIRS)
     validity = pa.py_buffer(np.packbits(~null, bitorder="little")) if null.any() else None
     return pa.StringArray.from_buffers(
-        len(words), pa.py_buffer(offsets), pa.py_buffer(data), validity, int(null.sum())
+        len(at), pa.py_buffer(offsets), pa.py_buffer(data), validity, int(null.sum())
     )
 
 

@@ -30,7 +30,6 @@ from mqlearn.pipeline.order import merge_order
 from mqlearn.pipeline.queues import QueueTable
 from mqlearn.pipeline.schema import DISCARD_CAUSES, OPS, OPS_OF_VERSION, OUTCOMES, OUTPUT_COLUMNS
 from mqlearn.pipeline.spark import arrow_schema
-from mqlearn.pipeline.validate import Validated
 
 EXPIRATION_REPORTS = C.MQRO_EXPIRATION_WITH_FULL_DATA  # the Report sub-field RPT-01 looks at
 _CAUSES = dict(zip((K.BY_GET, K.BY_BROWSE, K.BY_SCAN), DISCARD_CAUSES, strict=True))
@@ -108,13 +107,12 @@ class Tables:
     def __init__(
         self,
         enc: Encoded,
-        valid: Validated,
         table: QueueTable,
         result: tuple[np.ndarray, ...],
         *,
         complete: np.ndarray | None = None,
     ) -> None:
-        self.enc, self.cols = enc, valid.columns
+        self.enc = enc
         (
             self.reason,
             self.found,
@@ -129,9 +127,6 @@ class Tables:
         ) = result
         n_parts = len(enc.parts)
         self.complete = np.ones(n_parts, dtype=bool) if complete is None else complete
-        ints = self.cols.ints
-        self.seq = valid.sorted(ints["seq"].values)
-        self.handle = valid.sorted(ints["handle"].values)
         discarded = (self.end_kind >= min(_CAUSES)) & (self.end_kind <= max(_CAUSES))
         self.reported = discarded & ((enc.columns["report"] & EXPIRATION_REPORTS) != 0)
         self.msg_part = np.repeat(np.arange(n_parts, dtype=np.int64), np.diff(enc.msg_lo))
@@ -150,9 +145,9 @@ class Tables:
             return pa.nulls(len(pos), pa.string())
         at = np.where(missing, 0, pos)
         if name == "msg_id":
-            return hex_text(columns["msg_words"][at], missing)
+            return hex_text(columns["msg_words"], missing, at)
         if name == "correl_id":
-            return hex_text(columns["correl_words"][at], missing | columns["correl_null"][at])
+            return hex_text(columns["correl_words"], missing | columns["correl_null"][at], at)
         return self.enc.names.text(np.where(missing, -1, columns[name][at]))
 
     def _place(self, part: np.ndarray) -> dict[str, Any]:
@@ -180,10 +175,10 @@ class Tables:
             "calls",
             {
                 **self._place(enc.row_part),
-                "seq": self.seq,
+                "seq": enc.seq,
                 "time_ms": enc.time,
                 "op": coded(_op_names(enc.op), enc.op),
-                "handle": self.handle,
+                "handle": enc.handle,
                 "comp": comp,
                 "reason": reason,
                 "msg_id": self._text("msg_id", found),
@@ -231,7 +226,7 @@ class Tables:
                 "put_seq": enc.msg_seq[pos],
                 "deadline_ms": nullable(deadline, deadline == K.NEVER, pa.int64()),
                 "outcome": coded(list(OUTCOMES), outcome),
-                "end_seq": nullable(_pick(self.seq, end_row), end_row < 0, pa.int64()),
+                "end_seq": nullable(_pick(enc.seq, end_row), end_row < 0, pa.int64()),
                 "end_ms": nullable(end_ms, queued, pa.int64()),
                 "discard_cause": coded(list(DISCARD_CAUSES), cause),
                 "got_expiry": nullable(
@@ -255,7 +250,7 @@ class Tables:
         depth = np.concatenate((self.depth_after, scans[:, 2]))
         expired = np.concatenate((self.expired_after, scans[:, 3]))
         is_scan = np.arange(n + k) >= n
-        seq = np.concatenate((self.seq, np.zeros(k, dtype=np.int64)))
+        seq = np.concatenate((enc.seq, np.zeros(k, dtype=np.int64)))
         if k:  # a scan at time t comes before the calls at time t
             order = merge_order(row_part, row_time, scans[:, 0], scans[:, 1])
             part, time, depth, expired, is_scan, seq = (

@@ -30,6 +30,7 @@ from mqlearn.pipeline.arrays import (
     compiled,
     dictionary,
     factorize,
+    gather,
     int_values,
     single,
 )
@@ -138,6 +139,13 @@ class Validated:
         """Per accepted row, in replay order, the value of a per-table-row array (the array
         itself when the table is in replay order already: files of whole queues often are)."""
         return values if self.as_is else values[self.rows]
+
+    def sorted_ints(self) -> dict[str, np.ndarray]:
+        """:meth:`sorted` of every integer column's values, by name."""
+        ints = self.columns.ints
+        if self.as_is:
+            return {name: column.values for name, column in ints.items()}
+        return dict(zip(ints, gather([c.values for c in ints.values()], self.rows), strict=True))
 
 
 def extract(table: pa.Table) -> Columns:

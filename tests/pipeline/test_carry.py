@@ -1,6 +1,7 @@
 """The parts a carried set is made of (issue 27): the one-pass choice between two sources
-(``arrays.either``) and the names the carried messages' reply queues and queue managers are
-numbered in (``carry.Names``), against numpy and Python written out plainly."""
+(``arrays.either``), the gather of several columns in one call (``arrays.gather``) and the
+names the carried messages' reply queues and queue managers are numbered in
+(``carry.Names``), against numpy and Python written out plainly."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mqlearn.pipeline.arrays import either
+from mqlearn.pipeline.arrays import either, gather
 from mqlearn.pipeline.carry import Names
 
 
@@ -38,6 +39,17 @@ def test_either_takes_each_entry_from_the_source_its_index_names(data, width, dt
     expected = [first[f] if f >= 0 else second[s] for f, s in picks]
     assert got.dtype == second.dtype and got.shape == (len(picks), *second.shape[1:])
     assert np.array_equal(got, np.array(expected, dtype=dtype).reshape(got.shape))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 4), st.integers(1, 30), st.data())
+def test_gather_picks_each_column_at_the_positions_given(n_columns, n, data) -> None:
+    columns = [np.arange(n, dtype=np.int64) * (k + 1) - 7 for k in range(n_columns)]
+    columns = [c[::-1] if k % 2 else c for k, c in enumerate(columns)]  # a view, not a copy
+    at = np.array(data.draw(st.lists(st.integers(0, n - 1), max_size=40)), dtype=np.int64)
+    got = gather(columns, at)
+    assert len(got) == n_columns
+    assert all(g.tolist() == c[at].tolist() for g, c in zip(got, columns, strict=True))
 
 
 def test_names_are_numbered_once_in_the_order_they_are_met_and_read_back() -> None:

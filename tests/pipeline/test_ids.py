@@ -67,6 +67,8 @@ def test_identifiers_carried_as_words_come_back_as_their_text_and_numbers(texts,
     null = np.array([t is None for t in texts], dtype=bool)
     assert hex_text(column.words, null).to_pylist() == [t and t.lower() for t in texts]
     reversed_at = np.arange(len(texts))[::-1].copy()
+    shown = hex_text(column.words, null[::-1], reversed_at)  # the words picked by position
+    assert shown.to_pylist() == [t and t.lower() for t in texts[::-1]]
     looked_up = column.codes_of(column.words, reversed_at, null[::-1], none=bool(column.asked))
     rows = column.codes[::-1]
     if column.asked:
