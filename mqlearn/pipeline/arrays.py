@@ -134,6 +134,26 @@ def either(
 
 
 @compiled
+def _place(target, slots, source, at):  # pragma: no cover (jit)
+    for i in range(len(at)):
+        target[slots[i]] = source[at[i]]
+
+
+@compiled
+def _place_rows(target, slots, source, at):  # pragma: no cover (jit)
+    for i in range(len(at)):
+        for k in range(target.shape[1]):
+            target[slots[i], k] = source[at[i], k]
+
+
+def place(target: np.ndarray, slots: np.ndarray, source: np.ndarray, at: np.ndarray) -> None:
+    """``target[slots] = source[at]`` (rows along the first axis of 1-D or 2-D arrays, values
+    cast to the target's type) in one pass, with no copy between: 10 against 23 ms for a
+    carried message's fifteen columns of 125,000 messages."""
+    (_place if target.ndim == 1 else _place_rows)(target, slots, source, at)
+
+
+@compiled
 def _gather(columns, at):  # pragma: no cover (jit)
     out = np.empty((len(columns), len(at)), dtype=np.int64)
     for k in range(len(columns)):

@@ -52,7 +52,7 @@ import numpy as np
 
 from mqlearn.engine import rule_formulas
 from mqlearn.pipeline import kernel as K
-from mqlearn.pipeline.arrays import compiled
+from mqlearn.pipeline.arrays import compiled, place
 from mqlearn.pipeline.carry import COLUMNS, Carried, Cold, Names
 from mqlearn.pipeline.encode import Calls, Encoded
 from mqlearn.pipeline.ids import id_hash
@@ -263,7 +263,7 @@ class Store:
         new = np.flatnonzero(waiting & own)  # the piece's own, in delivery order
         slots = self._slots(len(new))
         for name in COLUMNS:
-            self.columns[name][slots] = enc.columns[name][new]
+            place(self.columns[name], slots, enc.columns[name], new)
         rank = np.empty(len(waiting), dtype=np.int64)
         rank[enc.arrival] = np.arange(len(waiting))
         self.columns["arrival"][slots] = self.arrivals + rank[new]

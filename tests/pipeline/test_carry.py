@@ -1,7 +1,8 @@
 """The parts a carried set is made of (issue 27): the one-pass choice between two sources
-(``arrays.either``), the gather of several columns in one call (``arrays.gather``) and the
-names the carried messages' reply queues and queue managers are numbered in
-(``carry.Names``), against numpy and Python written out plainly."""
+(``arrays.either``), the gather of several columns in one call (``arrays.gather``), the copy
+of a piece's messages into the store's slots (``arrays.place``) and the names the carried
+messages' reply queues and queue managers are numbered in (``carry.Names``), against numpy
+and Python written out plainly."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mqlearn.pipeline.arrays import either, gather
+from mqlearn.pipeline.arrays import either, gather, place
 from mqlearn.pipeline.carry import Names
 
 
@@ -50,6 +51,22 @@ def test_gather_picks_each_column_at_the_positions_given(n_columns, n, data) -> 
     got = gather(columns, at)
     assert len(got) == n_columns
     assert all(g.tolist() == c[at].tolist() for g, c in zip(got, columns, strict=True))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 3), st.sampled_from([np.int8, np.int32, np.int64, np.uint64]), st.data())
+def test_place_copies_the_rows_picked_into_the_slots_given(width, dtype, data) -> None:
+    shape = (lambda n: (n,)) if width == 0 else (lambda n: (n, width))
+    source = (np.arange(int(np.prod(shape(12)))) * 3 + 1).reshape(shape(12))
+    target = np.zeros(shape(20), dtype=dtype)
+    picked = data.draw(st.permutations(range(20)))[: data.draw(st.integers(0, 12))]
+    slots = np.array(picked, dtype=np.int64)
+    at = data.draw(st.lists(st.integers(0, 11), min_size=len(slots), max_size=len(slots)))
+    at = np.array(at, dtype=np.int64)
+    expected = target.copy()
+    expected[slots] = source[at]
+    place(target, slots, source, at)
+    assert np.array_equal(target, expected)
 
 
 def test_names_are_numbered_once_in_the_order_they_are_met_and_read_back() -> None:
