@@ -33,6 +33,7 @@ driver no numba (its tasks do), ``--help`` neither.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -275,9 +276,13 @@ def _run(
 
 
 def _run_local(args: argparse.Namespace, err: TextIO, progress: Progress) -> None:
+    if sys.platform in ("linux", "darwin"):  # pyarrow's wheels there have jemalloc
+        # Arrow's allocator for everything it allocates, the Parquet reader too: read when
+        # pyarrow loads, as it does next when the CLI runs as a command (docs/pipeline.md)
+        os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "jemalloc")
     from mqlearn.pipeline.stream import prefer_jemalloc, replay_files
 
-    prefer_jemalloc()
+    prefer_jemalloc()  # for what pyarrow allocates itself, when it was loaded before
     print(f"replaying {args.trace} with {args.queues} in this process", file=err)
     result = replay_files(
         args.trace,

@@ -317,10 +317,13 @@ def _build(writer: PartWriter, piece: Piece, name: str) -> None:
 
 
 def prefer_jemalloc() -> None:
-    """Make jemalloc Arrow's default memory pool where this pyarrow has it (its Linux and macOS
-    wheels do), for a process whose work is the streaming replay (the CLI's local engine): it
-    hands freed memory back sooner than mimalloc, pyarrow's default. On the 100M-event backlog
-    trace the CLI peaked at 1.86 GiB against 2.01, 3 % faster (docs/pipeline.md)."""
+    """Make jemalloc pyarrow's default memory pool where this pyarrow has it (its Linux and
+    macOS wheels do), for a process whose work is the streaming replay (the CLI's local engine):
+    it hands freed memory back sooner than mimalloc, pyarrow's default. This reaches what
+    pyarrow allocates itself; Arrow's own default (the Parquet reader's buffers) is chosen when
+    pyarrow loads, from ARROW_DEFAULT_MEMORY_POOL, which the CLI sets before (docs/pipeline.md:
+    on the 100M-event backlog trace the CLI peaked at 1.80-1.83 GiB with both, 1.86-1.95 GiB
+    with this alone, 2.01 GiB with neither)."""
     with contextlib.suppress(NotImplementedError):  # a pyarrow built without it
         pa.set_memory_pool(pa.jemalloc_memory_pool())
 

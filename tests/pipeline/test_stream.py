@@ -13,6 +13,9 @@ staging of outputs are the pipeline's own contracts.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
@@ -396,6 +399,7 @@ def test_cli_runs_the_local_engine_without_spark(generated, tmp_path, capsys, mo
         raise AssertionError("the local engine started Spark")
 
     monkeypatch.setattr(mqlearn.pipeline.spark, "spark_session", no_spark)  # the CLI's import
+    monkeypatch.delenv("ARROW_DEFAULT_MEMORY_POOL", raising=False)  # which the CLI sets
     trace_path, queues_path, trace, _ = generated
     out = tmp_path / "out"
     previous = pa.default_memory_pool()
@@ -417,3 +421,29 @@ def test_cli_runs_the_local_engine_without_spark(generated, tmp_path, capsys, mo
     bad = f"pipeline run --engine local --trace {tmp_path / 'nowhere'} --queues {queues_path}"
     assert main([*bad.split(), "--out", str(out)]) == EXIT_BAD_INPUT
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_cli_local_engine_reads_the_trace_with_jemalloc_too(generated, tmp_path) -> None:
+    """Tooling (peak memory, docs/pipeline.md): run as a command, the local engine makes
+    jemalloc the allocator of everything Arrow allocates, the Parquet reader's buffers too
+    (``pyarrow.set_memory_pool`` alone leaves the reader on mimalloc): mimalloc is never used."""
+    try:
+        pa.jemalloc_memory_pool()
+    except NotImplementedError:
+        pytest.skip("this pyarrow has no jemalloc")
+    trace_path, queues_path, _, _ = generated
+    command = [
+        *f"pipeline run --engine local --trace {trace_path} --queues {queues_path}".split(),
+        *("--out", str(tmp_path / "out"), "--quiet"),
+    ]
+    script = (
+        "import sys; from mqlearn.cli import main; code = main(sys.argv[1:]); "
+        "import pyarrow as pa; "
+        "print(code, pa.mimalloc_memory_pool().max_memory(), pa.jemalloc_memory_pool().max_memory())"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    done = subprocess.run(
+        [sys.executable, "-c", script, *command], env=env, capture_output=True, text=True
+    )
+    code, mimalloc, jemalloc = map(int, done.stdout.split()[-3:])
+    assert (code, mimalloc) == (EXIT_OK, 0) and jemalloc > 0, done.stderr
