@@ -51,8 +51,8 @@ class Encoded:
     row_part: np.ndarray  # partition of each row
     op: np.ndarray
     time: np.ndarray
-    seq: np.ndarray
-    handle: np.ndarray
+    seq: np.ndarray  # per row, as the trace gives it (msg_seq: per message)
+    handle: np.ndarray  # per row, as the trace gives it
     handles: Handles  # the handle of each row, numbered per partition
     put_pos: np.ndarray  # message position of an accepted PUT row, else -1
     put_reason: np.ndarray  # reason of the descriptor checks (0, 2049 or a failure)

@@ -8,7 +8,7 @@ table comes piece by piece). It takes three steps:
 1. **Index**: one pass over three columns (qmgr, queue, seq) counts each queue's rows, tells
    whether every queue's rows come in seq order through the files, and finds the seq values that
    repeat anywhere in the trace (such rows are rejects wherever they are). While the seq values
-   rise through the files (as the generator writes them) none can repeat and none is kept;
+   rise through the files (a trace recorded in time order) none can repeat and none is kept;
    from the first that does not, the values (those before it read again) are held up to
    REPEAT_LIMIT, then hash-partitioned into spill files checked one at a time.
 2. **Pieces**: the trace is cut into pieces of about ``batch_rows`` rows. When every queue's
