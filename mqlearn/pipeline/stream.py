@@ -155,22 +155,18 @@ class RepeatedSeq:
 
 
 @compiled
-def _tally(part, seq, null, per_queue, last, in_order, rising, top, kept):  # pragma: no cover (jit)
+def _tally(part, seq, null, per_queue, last, in_order, rising, top):  # pragma: no cover (jit)
     """One batch of the index pass in one loop: count each queue's rows (``part``: QueueTable
     positions, -1 for none) into ``per_queue``; while ``in_order``, check that each queue's seq
     values increase after ``last`` (updated); while the trace's seq values are ``rising``
-    (``top[0]``: the latest, updated), check that they still do; copy the seq values that are
-    not null into ``kept``. Returns whether the rows are still in order, whether the values
-    still rise, and how many values were kept."""
-    n = 0
+    (``top[0]``: the latest, updated), check that they still do (null values left out).
+    Returns whether the rows are still in order, and whether the values still rise."""
     for i in range(len(part)):
         p = part[i]
         if p >= 0:
             per_queue[p] += 1
         if null[i]:
             continue
-        kept[n] = seq[i]
-        n += 1
         if rising:
             rising = seq[i] > top[0]
             top[0] = seq[i]
@@ -179,7 +175,7 @@ def _tally(part, seq, null, per_queue, last, in_order, rising, top, kept):  # pr
                 in_order = False
             else:
                 last[p] = seq[i]
-    return in_order, rising, n
+    return in_order, rising
 
 
 def _seq_values(source: Source, rows: int) -> Iterator[np.ndarray]:
@@ -204,17 +200,14 @@ def index_trace(source: Source, queues: QueueTable, spill: Path, progress: Progr
     try:
         for batch in batches(source, ["qmgr", "queue", "seq"], INDEX_ROWS):
             seq, null = int_values(batch["seq"])
-            kept = np.empty(len(seq), dtype=np.int64)
             part = queue_positions(batch, queues)
             was_rising = rising
-            in_order, rising, n = _tally(
-                part, seq, null, per_queue, last, in_order, rising, top, kept
-            )
+            in_order, rising = _tally(part, seq, null, per_queue, last, in_order, rising, top)
             if was_rising and not rising and rows:  # the values before, kept from now on
                 for values in _seq_values(source, rows):
                     repeats.add(values)
             if not rising:
-                repeats.add(kept[:n])
+                repeats.add(seq[~null])
             rows += batch.num_rows
             progress.update(rows)
         repeated = repeats.values()
