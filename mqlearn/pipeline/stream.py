@@ -159,8 +159,8 @@ def _tally(part, seq, null, per_queue, last, in_order, rising, top):  # pragma: 
     """One batch of the index pass in one loop: count each queue's rows (``part``: QueueTable
     positions, -1 for none) into ``per_queue``; while ``in_order``, check that each queue's seq
     values increase after ``last`` (updated); while the trace's seq values are ``rising``
-    (``top[0]``: the latest, updated), check that they still do (null values left out).
-    Returns whether the rows are still in order, and whether the values still rise."""
+    (``top``: the latest), check that they still do (null values left out). Returns whether
+    the rows are still in order, whether the values still rise, and the latest."""
     for i in range(len(part)):
         p = part[i]
         if p >= 0:
@@ -168,14 +168,14 @@ def _tally(part, seq, null, per_queue, last, in_order, rising, top):  # pragma: 
         if null[i]:
             continue
         if rising:
-            rising = seq[i] > top[0]
-            top[0] = seq[i]
+            rising = seq[i] > top
+            top = seq[i]
         if p >= 0 and in_order:
             if seq[i] <= last[p]:
                 in_order = False
             else:
                 last[p] = seq[i]
-    return in_order, rising
+    return in_order, rising, top
 
 
 def _seq_values(source: Source, rows: int) -> Iterator[np.ndarray]:
@@ -193,7 +193,7 @@ def index_trace(source: Source, queues: QueueTable, spill: Path, progress: Progr
     per_queue = np.zeros(len(queues), dtype=np.int64)
     last = np.full(len(queues), SEQ_BEFORE_ALL, dtype=np.int64)
     in_order = True
-    rising, top = True, np.array([SEQ_BEFORE_ALL])  # whether seq values rise, the latest
+    rising, top = True, SEQ_BEFORE_ALL  # whether the seq values rise, and the latest
     rows = 0
     repeats = RepeatedSeq(spill)
     progress.start("index", None if source.is_csv else source.dataset.count_rows())
@@ -202,7 +202,7 @@ def index_trace(source: Source, queues: QueueTable, spill: Path, progress: Progr
             seq, null = int_values(batch["seq"])
             part = queue_positions(batch, queues)
             was_rising = rising
-            in_order, rising = _tally(part, seq, null, per_queue, last, in_order, rising, top)
+            in_order, rising, top = _tally(part, seq, null, per_queue, last, in_order, rising, top)
             if was_rising and not rising and rows:  # the values before, kept from now on
                 for values in _seq_values(source, rows):
                     repeats.add(values)
